@@ -1,0 +1,7 @@
+//! Krou: an Oware (Abapa) engine.
+//!
+//! - [`rules`]: the exact rules core (positions, moves, sowing, capture, game end, notation,
+//!   hashing, perft). It knows nothing of the layers above it.
+#![forbid(unsafe_code)]
+
+pub mod rules;

@@ -1,0 +1,48 @@
+//! The `krou` binary: command line parsing, logging to stderr, and dispatch.
+
+use clap::{Parser, Subcommand};
+use krou::rules::{GrandSlam, Position, perft_report};
+use std::process::ExitCode;
+
+/// Krou, an Oware (Abapa) engine. With no subcommand it speaks the protocol on stdin/stdout
+/// (see protocol.md).
+#[derive(Parser)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the move tree to a depth, split by first move.
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Start from this diagram instead of the start position.
+        #[arg(long, value_name = "DIAGRAM", default_value = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S")]
+        position: Position,
+        /// Grand-slam rule: no-capture, forbidden or capture-all.
+        #[arg(long, value_name = "RULE", default_value = "no-capture")]
+        grand_slam: GrandSlam,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            log::error!("the protocol loop is not built yet");
+            ExitCode::FAILURE
+        }
+        Some(Command::Perft { depth, position, grand_slam }) => {
+            for line in perft_report(&position, depth, grand_slam) {
+                println!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}
