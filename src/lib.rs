@@ -2,6 +2,8 @@
 //!
 //! - [`rules`]: the exact rules core (positions, moves, sowing, capture, game end, notation,
 //!   hashing, perft). It knows nothing of the layers above it.
+//! - [`search`]: finds moves within limits; reports through callbacks, never prints.
 #![forbid(unsafe_code)]
 
 pub mod rules;
+pub mod search;
