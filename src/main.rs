@@ -20,7 +20,11 @@ enum Command {
         /// Depth in plies.
         depth: u32,
         /// Start from this diagram instead of the start position.
-        #[arg(long, value_name = "DIAGRAM", default_value = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S")]
+        #[arg(
+            long,
+            value_name = "DIAGRAM",
+            default_value = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
+        )]
         position: Position,
         /// Grand-slam rule: no-capture, forbidden or capture-all.
         #[arg(long, value_name = "RULE", default_value = "no-capture")]
@@ -38,7 +42,11 @@ fn main() -> ExitCode {
             log::error!("the protocol loop is not built yet");
             ExitCode::FAILURE
         }
-        Some(Command::Perft { depth, position, grand_slam }) => {
+        Some(Command::Perft {
+            depth,
+            position,
+            grand_slam,
+        }) => {
             for line in perft_report(&position, depth, grand_slam) {
                 println!("{line}");
             }

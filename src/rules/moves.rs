@@ -10,7 +10,11 @@ pub struct Move(u8);
 impl Move {
     /// The move starting from pit `pit`, or `None` when `pit` is not 0–11.
     pub const fn new(pit: usize) -> Option<Move> {
-        if pit < 12 { Some(Move(pit as u8)) } else { None }
+        if pit < 12 {
+            Some(Move(pit as u8))
+        } else {
+            None
+        }
     }
 
     /// The pit index, 0–11.

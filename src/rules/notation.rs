@@ -47,7 +47,10 @@ impl fmt::Display for DiagramError {
                     13 => "South's store".to_string(),
                     _ => "North's store".to_string(),
                 };
-                write!(f, "field {field} ({what}) is '{text}', not a seed count from 0 to 48")
+                write!(
+                    f,
+                    "field {field} ({what}) is '{text}', not a seed count from 0 to 48"
+                )
             }
             DiagramError::SeedTotal { found } => {
                 write!(f, "the pits and stores add up to {found} seeds, not 48")
@@ -66,7 +69,10 @@ fn pit_letter(pit: usize) -> char {
 }
 
 fn parse_count(field: usize, text: &str) -> Result<u8, DiagramError> {
-    let bad = || DiagramError::NotACount { field, text: text.to_string() };
+    let bad = || DiagramError::NotACount {
+        field,
+        text: text.to_string(),
+    };
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(bad());
     }
@@ -82,7 +88,9 @@ impl FromStr for Position {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let fields: Vec<&str> = s.trim().split('-').collect();
         if fields.len() != 15 {
-            return Err(DiagramError::FieldCount { found: fields.len() });
+            return Err(DiagramError::FieldCount {
+                found: fields.len(),
+            });
         }
         let mut counts = [0u8; 14];
         for (i, text) in fields[..14].iter().enumerate() {
@@ -91,7 +99,11 @@ impl FromStr for Position {
         let side = match fields[14] {
             "S" => Side::South,
             "N" => Side::North,
-            other => return Err(DiagramError::UnknownSide { text: other.to_string() }),
+            other => {
+                return Err(DiagramError::UnknownSide {
+                    text: other.to_string(),
+                });
+            }
         };
         let mut pits = [0u8; 12];
         pits.copy_from_slice(&counts[..12]);
@@ -158,9 +170,18 @@ impl FromStr for Move {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut chars = s.chars();
         match (chars.next(), chars.next()) {
-            (Some(c), None) => Move::from_letter(c).ok_or(MoveSyntaxError { offset: 0, found: c }),
-            (Some(_), Some(c)) => Err(MoveSyntaxError { offset: 1, found: c }),
-            (None, _) => Err(MoveSyntaxError { offset: 0, found: ' ' }),
+            (Some(c), None) => Move::from_letter(c).ok_or(MoveSyntaxError {
+                offset: 0,
+                found: c,
+            }),
+            (Some(_), Some(c)) => Err(MoveSyntaxError {
+                offset: 1,
+                found: c,
+            }),
+            (None, _) => Err(MoveSyntaxError {
+                offset: 0,
+                found: ' ',
+            }),
         }
     }
 }

@@ -23,7 +23,12 @@ pub fn perft_divide(position: &Position, depth: u32, rule: GrandSlam) -> Vec<(Mo
     }
     position
         .legal_moves(rule)
-        .map(|mv| (mv, perft(&position.play_unchecked(mv, rule).position, depth - 1, rule)))
+        .map(|mv| {
+            (
+                mv,
+                perft(&position.play_unchecked(mv, rule).position, depth - 1, rule),
+            )
+        })
         .collect()
 }
 
@@ -33,10 +38,17 @@ pub fn perft_report(position: &Position, depth: u32, rule: GrandSlam) -> Vec<Str
     let started = std::time::Instant::now();
     let divided = perft_divide(position, depth, rule);
     let elapsed = started.elapsed();
-    let total: u64 = if depth == 0 { 1 } else { divided.iter().map(|(_, n)| n).sum() };
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        divided.iter().map(|(_, n)| n).sum()
+    };
     let micros = elapsed.as_micros().max(1);
     let nps = u128::from(total) * 1_000_000 / micros;
     let mut lines: Vec<String> = divided.iter().map(|(mv, n)| format!("{mv}: {n}")).collect();
-    lines.push(format!("nodes {total} time {} nps {nps}", elapsed.as_millis()));
+    lines.push(format!(
+        "nodes {total} time {} nps {nps}",
+        elapsed.as_millis()
+    ));
     lines
 }

@@ -62,14 +62,24 @@ impl std::fmt::Display for IllegalMove {
         match self {
             IllegalMove::GameOver => write!(f, "the game is over"),
             IllegalMove::WrongSide { mv, to_move } => {
-                write!(f, "move {mv} is a pit of {}, but {to_move} is to move", mv.side())
+                write!(
+                    f,
+                    "move {mv} is a pit of {}, but {to_move} is to move",
+                    mv.side()
+                )
             }
             IllegalMove::EmptyPit(mv) => write!(f, "move {mv} starts from an empty pit"),
             IllegalMove::DoesNotFeed(mv) => {
-                write!(f, "move {mv} leaves the opponent without seeds, who must be fed")
+                write!(
+                    f,
+                    "move {mv} leaves the opponent without seeds, who must be fed"
+                )
             }
             IllegalMove::ForbiddenGrandSlam(mv) => {
-                write!(f, "move {mv} is a grand slam, which is forbidden by the rule in force")
+                write!(
+                    f,
+                    "move {mv} is a grand slam, which is forbidden by the rule in force"
+                )
             }
         }
     }
@@ -92,11 +102,17 @@ impl Position {
     /// A position from its parts, or `None` unless the pits and stores hold 48 seeds in all.
     pub fn new(pits: [u8; 12], stores: [u8; 2], side: Side) -> Option<Position> {
         let total: u32 = pits.iter().chain(&stores).map(|&s| u32::from(s)).sum();
-        (total == u32::from(TOTAL_SEEDS)).then(|| Position::from_parts_unchecked(pits, stores, side))
+        (total == u32::from(TOTAL_SEEDS))
+            .then(|| Position::from_parts_unchecked(pits, stores, side))
     }
 
     const fn from_parts_unchecked(pits: [u8; 12], stores: [u8; 2], side: Side) -> Position {
-        let mut position = Position { pits, stores, side, key: 0 };
+        let mut position = Position {
+            pits,
+            stores,
+            side,
+            key: 0,
+        };
         position.key = position.computed_key();
         position
     }
@@ -224,7 +240,10 @@ impl Position {
         if self.legal_moves(rule).is_empty() {
             IllegalMove::GameOver
         } else if mv.side() != self.side {
-            IllegalMove::WrongSide { mv, to_move: self.side }
+            IllegalMove::WrongSide {
+                mv,
+                to_move: self.side,
+            }
         } else if self.pits[mv.pit()] == 0 {
             IllegalMove::EmptyPit(mv)
         } else if self.seeds_on_side(self.side.opponent()) == 0 {
@@ -248,7 +267,11 @@ impl Position {
             Side::North => next.key.wrapping_add(hash::SIDE),
             Side::South => next.key.wrapping_sub(hash::SIDE),
         };
-        Played { position: next, captured, last_pit: last }
+        Played {
+            position: next,
+            captured,
+            last_pit: last,
+        }
     }
 
     /// Sows the seeds of `pit`, skipping the pit itself on laps; the side to move is unchanged.
@@ -276,7 +299,11 @@ impl Position {
             .wrapping_sub(u64::from(seeds).wrapping_mul(hash::PIT[pit]))
             .wrapping_add(lapped)
             .wrapping_add(hash::RUN[pit][rest]);
-        let last = if rest > 0 { (pit + rest) % 12 } else { (pit + 11) % 12 };
+        let last = if rest > 0 {
+            (pit + rest) % 12
+        } else {
+            (pit + 11) % 12
+        };
         (next, last)
     }
 

@@ -57,7 +57,10 @@ pub struct Control {
 impl Control {
     /// Fresh flags: not stopped; pondering as given.
     pub fn new(pondering: bool) -> Control {
-        Control { stop: AtomicBool::new(false), pondering: AtomicBool::new(pondering) }
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+        }
     }
 
     /// Asks the search to stop as soon as it can and report its best move.

@@ -52,7 +52,10 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { hash_mib: 16, threads: 1 }
+        Settings {
+            hash_mib: 16,
+            threads: 1,
+        }
     }
 }
 
@@ -96,19 +99,30 @@ impl Searcher {
         let rule = game.rule();
         let mut moves = game.legal_moves();
         if !limits.searchmoves.is_empty() {
-            let chosen = limits.searchmoves.iter().fold(MoveSet::EMPTY, |s, &m| s.with(m));
+            let chosen = limits
+                .searchmoves
+                .iter()
+                .fold(MoveSet::EMPTY, |s, &m| s.with(m));
             if !MoveSet::from_bits(moves.bits() & chosen.bits()).is_empty() {
                 moves = MoveSet::from_bits(moves.bits() & chosen.bits());
             }
         }
         let Some(first) = moves.clone().next() else {
-            return Found { best: None, ponder: None };
+            return Found {
+                best: None,
+                ponder: None,
+            };
         };
         // Placeholder until the real search lands: the move that captures most, reported at
         // depth 1, then wait for the limits like a search would.
         let position = *game.position();
         let best = moves
-            .max_by_key(|&m| (position.play_unchecked(m, rule).captured, std::cmp::Reverse(m)))
+            .max_by_key(|&m| {
+                (
+                    position.play_unchecked(m, rule).captured,
+                    std::cmp::Reverse(m),
+                )
+            })
             .unwrap_or(first);
         report(&Info {
             depth: 1,
@@ -120,7 +134,10 @@ impl Searcher {
             hashfull: 0,
         });
         wait_for_limits(limits, control, started);
-        Found { best: Some(best), ponder: None }
+        Found {
+            best: Some(best),
+            ponder: None,
+        }
     }
 }
 
