@@ -2,7 +2,7 @@
 
 use krou::rules::{Game, GrandSlam, Position};
 use krou::search::eval::evaluate;
-use krou::search::{Control, Found, Info, Limits, Score, Searcher, Settings};
+use krou::search::{Control, Features, Found, Info, Limits, Score, Searcher, Settings};
 use std::time::{Duration, Instant};
 
 /// A proven win `p` plies from the root, in the test's own scale.
@@ -89,7 +89,13 @@ fn depth(d: u32) -> Limits {
 
 #[test]
 fn alpha_beta_scores_equal_plain_minimax_at_small_depths() {
+    // Reductions make the search selective on purpose: compare the full-width search (PVS,
+    // aspiration windows, hash table and move ordering all in force) with minimax.
     let mut searcher = Searcher::new(Settings::default());
+    searcher.set_features(Features {
+        late_move_reductions: false,
+        ..Features::default()
+    });
     for (i, game) in sample_games(150, 7).iter().enumerate() {
         let d = 1 + (i % 5) as u32;
         searcher.clear();

@@ -6,6 +6,7 @@
 
 mod bench;
 pub mod eval;
+mod features;
 mod limits;
 mod ordering;
 mod score;
@@ -15,6 +16,7 @@ mod value;
 mod worker;
 
 pub use bench::{BENCH_DEPTH, BenchReport, bench};
+pub use features::Features;
 pub use limits::{Clock, Control, Limits};
 pub use score::Score;
 
@@ -81,6 +83,7 @@ impl Default for Settings {
 /// The search engine and everything it learns between searches (cleared by [`Searcher::clear`]).
 pub struct Searcher {
     settings: Settings,
+    features: Features,
     table: Table,
 }
 
@@ -103,8 +106,14 @@ impl Searcher {
     pub fn new(settings: Settings) -> Searcher {
         Searcher {
             settings,
+            features: Features::default(),
             table: Table::new(settings.hash_mib),
         }
+    }
+
+    /// Switches optional search features on or off (for matches that measure them).
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
     }
 
     /// The settings in force.
@@ -152,6 +161,7 @@ impl Searcher {
             abort: AtomicBool::new(false),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             rule: game.rule(),
+            features: self.features,
         };
         let max_depth = match limits.depth {
             Some(depth) if !limits.infinite => (depth as i32).clamp(1, MAX_DEPTH),

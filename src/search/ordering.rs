@@ -55,7 +55,7 @@ fn history_slot(position: &Position, mv: Move) -> (usize, usize) {
 
 impl Ordering {
     /// Plays every move of `moves` from `position` and returns the children best first, with
-    /// their count.
+    /// their count. Killers and history order the quiet moves only when `learned`.
     #[inline]
     pub fn children(
         &self,
@@ -64,6 +64,7 @@ impl Ordering {
         rule: GrandSlam,
         hash_move: Option<Move>,
         ply: usize,
+        learned: bool,
     ) -> ([Child; 6], usize) {
         let mut list = [Child {
             mv: FILLER,
@@ -81,6 +82,8 @@ impl Ordering {
                 HASH_MOVE
             } else if played.captured > 0 {
                 CAPTURE + CAPTURED_SEED * i32::from(played.captured)
+            } else if !learned {
+                0
             } else if Some(mv) == self.killers[ply][0] {
                 KILLER[0]
             } else if Some(mv) == self.killers[ply][1] {

@@ -38,8 +38,8 @@ impl TimeManager {
         let (soft, hard) = if limits.infinite {
             (None, None)
         } else if let Some(movetime) = limits.movetime {
-            let usable = movetime.saturating_sub(limits.overhead);
-            (Some(usable), Some(usable))
+            // `movetime` asks for exactly that time: no soft limit, the hard one ends it.
+            (None, Some(movetime.saturating_sub(limits.overhead)))
         } else if let Some(clock) = &limits.clock {
             let (soft, hard) = clock_limits(clock, limits.overhead);
             (Some(soft), Some(hard))

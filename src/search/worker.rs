@@ -2,12 +2,12 @@
 //! search, aspiration windows and a shared transposition table. The main thread also keeps time;
 //! helper threads (Lazy SMP) search the same tree and share what they learn through the table.
 
-use super::Control;
 use super::eval::evaluate;
 use super::ordering::{FILLER, Ordering as MoveOrder};
 use super::table::{Bound, Table};
 use super::time::TimeManager;
 use super::value::{self, INFINITY, MAX_PLY};
+use super::{Control, Features};
 use crate::rules::{GrandSlam, Move, MoveSet, Position, Side};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -17,6 +17,14 @@ const POLL_INTERVAL: u64 = 1024;
 const ASPIRATION_WINDOW: i32 = 60;
 /// Aspiration windows are used from this depth on.
 const ASPIRATION_DEPTH: i32 = 4;
+/// Late move reductions apply from this depth on …
+const LMR_DEPTH: i32 = 3;
+/// … to quiet moves after this many moves have been searched.
+const LMR_MOVES: usize = 2;
+/// From this depth on, the latest moves are reduced one ply more …
+const LMR_DEEP: i32 = 6;
+/// … when at least this many moves came before them.
+const LMR_DEEP_MOVES: usize = 4;
 
 /// What every thread of one search shares.
 pub struct Shared<'a> {
@@ -30,6 +38,8 @@ pub struct Shared<'a> {
     pub nodes: Vec<AtomicU64>,
     /// The grand-slam rule in force.
     pub rule: GrandSlam,
+    /// Optional features in force.
+    pub features: Features,
 }
 
 impl Shared<'_> {
@@ -152,7 +162,10 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// inside it.
     fn aspiration(&mut self, root: &Position, depth: i32, last: i32) -> i32 {
         let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && !value::is_proven(last) {
+        let (mut alpha, mut beta) = if self.shared.features.aspiration
+            && depth >= ASPIRATION_DEPTH
+            && !value::is_proven(last)
+        {
             (last - delta, last + delta)
         } else {
             (-INFINITY, INFINITY)
@@ -262,7 +275,10 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
 
         // 5. The children, best first, with principal-variation search.
-        let (children, count) = self.order.children(position, moves, rule, hash_move, ply);
+        let learned = self.shared.features.killers_and_history;
+        let (children, count) = self
+            .order
+            .children(position, moves, rule, hash_move, ply, learned);
         self.keys.push(key);
         let original_alpha = alpha;
         let mut best_value = -INFINITY;
@@ -280,7 +296,18 @@ impl<'s, 'a> Worker<'s, 'a> {
             if i == 0 {
                 v = -self.negamax(next, -beta, -alpha, depth - 1, ply + 1, child_boundary);
             } else {
-                v = -self.negamax(next, -alpha - 1, -alpha, depth - 1, ply + 1, child_boundary);
+                let reduction = self.reduction(depth, i, child.played.captured);
+                v = -self.negamax(
+                    next,
+                    -alpha - 1,
+                    -alpha,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    child_boundary,
+                );
+                if v > alpha && reduction > 0 && !self.stopped {
+                    v = -self.negamax(next, -alpha - 1, -alpha, depth - 1, ply + 1, child_boundary);
+                }
                 if v > alpha && v < beta && !self.stopped {
                     v = -self.negamax(next, -beta, -alpha, depth - 1, ply + 1, child_boundary);
                 }
@@ -329,6 +356,20 @@ impl<'s, 'a> Worker<'s, 'a> {
             .table
             .store(key, stored, depth, bound, best_move.or(hash_move));
         best_value
+    }
+
+    /// Plies by which the `index`-th move of a node `depth` plies deep is searched shallower
+    /// first: late quiet moves rarely matter.
+    #[inline]
+    fn reduction(&self, depth: i32, index: usize, captured: u8) -> i32 {
+        if !self.shared.features.late_move_reductions
+            || depth < LMR_DEPTH
+            || index < LMR_MOVES
+            || captured > 0
+        {
+            return 0;
+        }
+        1 + i32::from(depth >= LMR_DEEP && index >= LMR_DEEP_MOVES)
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
