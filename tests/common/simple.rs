@@ -34,7 +34,10 @@ impl Board {
     pub fn parse(diagram: &str) -> Board {
         let fields: Vec<&str> = diagram.split('-').collect();
         assert_eq!(fields.len(), 15, "test diagram {diagram}");
-        let numbers: Vec<i32> = fields[..14].iter().map(|f| f.parse().expect("test diagram number")).collect();
+        let numbers: Vec<i32> = fields[..14]
+            .iter()
+            .map(|f| f.parse().expect("test diagram number"))
+            .collect();
         Board {
             pits: numbers[..12].to_vec(),
             stores: [numbers[12], numbers[13]],
