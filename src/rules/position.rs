@@ -471,19 +471,12 @@ mod tests {
 
     #[test]
     fn the_sowing_tables_conserve_seeds() {
-        for pit in 0..12 {
-            for n in 0..49u32 {
-                let gained: u32 = SOW[pit][n as usize]
-                    .to_le_bytes()
-                    .iter()
-                    .map(|&b| u32::from(b))
-                    .sum();
+        for (pit, row) in SOW.iter().enumerate() {
+            for (n, gains) in row.iter().enumerate() {
+                let bytes = gains.to_le_bytes();
+                let gained: usize = bytes.iter().map(|&b| usize::from(b)).sum();
                 assert_eq!(gained, n);
-                assert_eq!(
-                    SOW[pit][n as usize].to_le_bytes()[pit],
-                    0,
-                    "the starting pit is skipped"
-                );
+                assert_eq!(bytes[pit], 0, "the starting pit is skipped");
             }
         }
     }
