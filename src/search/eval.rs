@@ -28,7 +28,7 @@ pub const NAMES: [&str; FEATURES] = [
 ];
 
 /// Centipawn-like weights (100 = one seed of final margin) per unit of each feature.
-pub const WEIGHTS: [i32; FEATURES] = [108, -7, -115, -25, 263, -28, 69, -13];
+pub const WEIGHTS: [i32; FEATURES] = [100, -1, -96, -10, 237, -26, 58, -16];
 
 /// The features of `position` from the side to move's point of view.
 #[inline]
