@@ -205,7 +205,8 @@ impl<E: Engine> Session<E> {
             self.idle(&format!("setoption {}", set.name.value))?;
         }
         if let Change::GrandSlam(rule) = change {
-            self.game = replay(&self.game, rule)?;
+            let column = value.map_or(0, |v| v.column);
+            self.game = replay(&self.game, rule).map_err(|e| format!("{e} (column {column})"))?;
         }
         self.options.apply(change);
         if change.needs_idle_search() {
