@@ -6,7 +6,7 @@
 //! Size: 2,000 cases of 500 lines for the session (1,000,000 lines) plus 200,000 lines for
 //! the parser alone and 5,000 lines for the binary.
 
-use krou::protocol::{Command, Engine, Event, Flow, Job, Output, Session, engine, parse_command};
+use krou::protocol::{Command, Engine, Event, Flow, Job, Output, Session, parse_command};
 use krou::rules::{GrandSlam, Position, perft_report};
 use krou::search::Settings;
 use proptest::prelude::*;
