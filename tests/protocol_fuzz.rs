@@ -328,6 +328,11 @@ impl Harness {
             "no readyok: {:?}",
             lines
         );
+        self.end()
+    }
+
+    /// Ends the session (as after `quit`): the last search reports, one `bestmove` per `go`.
+    fn end(mut self) -> Result<(), TestCaseError> {
         self.session.finish();
         self.drain();
         prop_assert_eq!(
@@ -356,7 +361,7 @@ proptest! {
         let mut harness = Harness::new();
         for line in &lines {
             if !harness.send(line)? {
-                harness = Harness::new();
+                std::mem::replace(&mut harness, Harness::new()).end()?;
             }
         }
         harness.finish()?;

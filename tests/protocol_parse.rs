@@ -194,3 +194,22 @@ fn huge_and_negative_times_are_bounded() {
     assert_eq!(go.movetime, Some(0));
     assert!(parse_command("go movetime 99999999999999999999999").is_err());
 }
+
+#[test]
+fn input_lines_lose_their_line_ends_and_bad_text_is_reported() {
+    use krou::protocol::{Event, read_lines};
+    let input: &[u8] = b"uci\r\nisready\n\xffgo\nd";
+    let (events, inbox) = std::sync::mpsc::channel();
+    read_lines(input, &events);
+    let received: Vec<Event> = inbox.try_iter().collect();
+    assert_eq!(
+        received,
+        [
+            Event::Line("uci".to_string()),
+            Event::Line("isready".to_string()),
+            Event::NotText(0),
+            Event::Line("d".to_string()),
+            Event::End,
+        ]
+    );
+}
