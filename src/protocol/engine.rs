@@ -166,9 +166,38 @@ fn run(
     if events.send(Event::SearchDone(generation)).is_err() {
         log::debug!("search {generation} ended after the session");
     }
+    let found = checked(found, &game);
     output.send(&Response::BestMove {
         best: found.best,
         ponder: found.ponder,
     });
     searcher
+}
+
+/// The search's answer made safe to print: a legal best move whenever there is one (the first
+/// legal move replaces a missing or illegal one), and a ponder move only if legal after it.
+fn checked(found: Found, game: &Game) -> Found {
+    let legal = game.legal_moves();
+    let best = match found.best {
+        Some(best) if legal.contains(best) => Some(best),
+        other => {
+            if other.is_some() || !legal.is_empty() {
+                log::error!(
+                    "the search answered {other:?}, not a legal move; playing the first legal move"
+                );
+            }
+            legal.clone().next()
+        }
+    };
+    let rule = game.rule();
+    let ponder = match (best, found.ponder) {
+        (Some(best), Some(ponder)) => game
+            .position()
+            .try_play(best, rule)
+            .ok()
+            .filter(|played| played.position.legal_moves(rule).contains(ponder))
+            .map(|_| ponder),
+        _ => None,
+    };
+    Found { best, ponder }
 }
