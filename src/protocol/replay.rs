@@ -208,6 +208,9 @@ pub struct Args {
     /// Longest wait for an expected line or for the exit, in milliseconds.
     #[arg(long, default_value_t = 10_000)]
     timeout_ms: u64,
+    /// Show the engine's stderr (its logs), hidden by default.
+    #[arg(long)]
+    engine_stderr: bool,
     /// The engine command and its arguments (after `--`); this `krou` by default.
     #[arg(last = true)]
     engine: Vec<String>,
@@ -243,7 +246,7 @@ impl Args {
         let transcript: Transcript = text
             .parse()
             .map_err(|e: super::transcript::TranscriptError| e.to_string())?;
-        let command = match self.engine.split_first() {
+        let mut command = match self.engine.split_first() {
             Some((program, args)) => {
                 let mut command = Command::new(program);
                 command.args(args);
@@ -253,6 +256,11 @@ impl Args {
                 std::env::current_exe().map_err(|e| format!("cannot find krou itself: {e}"))?,
             ),
         };
+        command.stderr(if self.engine_stderr {
+            Stdio::inherit()
+        } else {
+            Stdio::null()
+        });
         replay(&transcript, command, Duration::from_millis(self.timeout_ms))
             .map_err(|e| e.to_string())
     }
