@@ -159,7 +159,7 @@ impl<E: Engine> Session<E> {
     fn idle(&self, command: &str) -> Result<(), String> {
         match self.running {
             Some(_) => Err(format!(
-                "{command} while a search is running (send stop and wait for its bestmove first)"
+                "{command} while a search is running (send stop and wait for its bestmove first) (column 1)"
             )),
             None => Ok(()),
         }
