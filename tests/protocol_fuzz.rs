@@ -421,3 +421,18 @@ fn the_binary_survives_random_lines_and_still_answers() {
         "no readyok after the fuzz lines"
     );
 }
+
+#[test]
+fn a_line_that_is_not_text_gets_one_error_and_changes_nothing() {
+    let mut harness = Harness::new();
+    harness
+        .session
+        .handle(Event::Line("position startpos moves FbAf".to_string()));
+    let before = harness.session.game().clone();
+    harness.session.handle(Event::NotText(3));
+    assert_eq!(
+        harness.sink.take_lines(),
+        ["info string error: the line is not UTF-8 text (byte 4)"]
+    );
+    assert_eq!(harness.session.game(), &before);
+}
