@@ -1,8 +1,8 @@
 //! Reading one command line into a [`Command`] with nom (complete input: a line is whole).
 //!
 //! Words are separated by whitespace. A bad line gives a [`ParseError`] saying what is wrong
-//! and at which column (1-based, in characters). [`words`] holds the word-level parsers,
-//! [`go`] the parameters of `go`.
+//! and at which column (1-based, in characters). `words` holds the word-level parsers,
+//! `go` the parameters of `go`.
 
 mod go;
 mod words;
