@@ -3,7 +3,9 @@
 //! - [`rules`]: the exact rules core (positions, moves, sowing, capture, game end, notation,
 //!   hashing, perft). It knows nothing of the layers above it.
 //! - [`search`]: finds moves within limits; reports through callbacks, never prints.
+//! - [`protocol`]: the Aualé-compatible UCI dialect on stdin/stdout (see `protocol.md`).
 #![forbid(unsafe_code)]
 
+pub mod protocol;
 pub mod rules;
 pub mod search;

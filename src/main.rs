@@ -36,6 +36,8 @@ enum Command {
         #[arg(default_value_t = krou::search::BENCH_DEPTH)]
         depth: u32,
     },
+    /// Replay protocol transcripts against an engine command (see protocol.md).
+    Replay(krou::protocol::replay::Args),
 }
 
 fn main() -> ExitCode {
@@ -44,10 +46,8 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        None => {
-            log::error!("the protocol loop is not built yet");
-            ExitCode::FAILURE
-        }
+        None => krou::protocol::run(),
+        Some(Command::Replay(args)) => args.run(),
         Some(Command::Perft {
             depth,
             position,
