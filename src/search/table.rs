@@ -62,10 +62,15 @@ pub struct Table {
 }
 
 impl Table {
-    /// A cleared table of about `mib` MiB (at least one bucket).
+    /// A cleared table of about `mib` MiB (at least one bucket). When the memory cannot be had,
+    /// the size is halved until it can, and the shortfall is logged.
     pub fn new(mib: usize) -> Table {
-        let count = (mib.saturating_mul(MIB) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
+        let mut count = (mib.saturating_mul(MIB) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        while buckets.try_reserve_exact(count).is_err() && count > 1 {
+            count /= 2;
+            log::error!("no memory for a {mib} MiB hash table; trying {count} buckets");
+        }
         buckets.resize_with(count, Bucket::default);
         Table {
             buckets,
@@ -214,5 +219,13 @@ mod tests {
         assert_eq!(table.probe(key ^ 1), None);
         table.clear();
         assert_eq!(table.probe(key), None);
+    }
+
+    #[test]
+    fn a_zero_mib_table_still_holds_a_bucket() {
+        let table = Table::new(0);
+        table.store(42, 7, 3, Bound::Exact, None);
+        assert_eq!(table.probe(42).map(|hit| hit.value), Some(7));
+        assert_eq!(table.hashfull(), 1000 / 4);
     }
 }
