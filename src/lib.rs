@@ -3,7 +3,9 @@
 //! - [`rules`]: the exact rules core (positions, moves, sowing, capture, game end, notation,
 //!   hashing, perft). It knows nothing of the layers above it.
 //! - [`search`]: finds moves within limits; reports through callbacks, never prints.
+//! - [`referee`]: engine-against-engine matches with clocks, statistics and game records.
 #![forbid(unsafe_code)]
 
+pub mod referee;
 pub mod rules;
 pub mod search;

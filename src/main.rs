@@ -30,6 +30,8 @@ enum Command {
         #[arg(long, value_name = "RULE", default_value = "no-capture")]
         grand_slam: GrandSlam,
     },
+    /// Play an engine-against-engine match with clocks, statistics and game records.
+    Match(Box<krou::referee::MatchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -52,5 +54,6 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some(Command::Match(args)) => krou::referee::main(*args),
     }
 }
