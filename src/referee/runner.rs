@@ -129,15 +129,13 @@ fn play_all(
         }
         drop(sender);
         loop {
+            if INTERRUPTED.load(Ordering::Relaxed) && ending == Ending::Completed {
+                ending = Ending::Interrupted;
+                stop(context);
+            }
             let (job, record) = match results.recv_timeout(Duration::from_millis(50)) {
                 Ok(result) => result,
-                Err(RecvTimeoutError::Timeout) => {
-                    if INTERRUPTED.load(Ordering::Relaxed) && ending == Ending::Completed {
-                        ending = Ending::Interrupted;
-                        stop(context);
-                    }
-                    continue;
-                }
+                Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => break,
             };
             standings.add(&job, &record);

@@ -1,0 +1,210 @@
+//! Whole matches through `krou match`: results, records that read back, SPRT early stop,
+//! concurrency, protocol logs and Ctrl-C.
+
+mod common;
+
+use common::{fake, krou, run_match, scratch};
+use krou::referee::ogn_read::read_games;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+#[test]
+fn a_match_writes_records_that_read_back_and_agree_with_the_summary() {
+    let dir = scratch("records");
+    let ogn = dir.join("games.ogn");
+    let ogn_arg = ogn.to_str().expect("utf-8 path");
+    let summary = run_match(&[
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--games",
+        "20",
+        "--random-openings",
+        "4",
+        "--seed",
+        "5",
+        "--ogn",
+        ogn_arg,
+    ]);
+    let pairing = &summary["pairings"][0];
+    let wins = pairing["wins"].as_u64().expect("wins");
+    let draws = pairing["draws"].as_u64().expect("draws");
+    let losses = pairing["losses"].as_u64().expect("losses");
+    assert_eq!(wins + draws + losses, 20);
+    let penta: u64 = pairing["pentanomial"]
+        .as_array()
+        .expect("pentanomial")
+        .iter()
+        .filter_map(|c| c.as_u64())
+        .sum();
+    assert_eq!(penta, 10, "ten complete pairs");
+    assert!(losses > wins, "greedy beats random: {pairing}");
+    let text = std::fs::read_to_string(&ogn).expect("the records");
+    let games = read_games(&text).expect("records read back");
+    assert_eq!(games.len(), 20);
+    for (record, entry) in games
+        .iter()
+        .zip(summary["games"].as_array().expect("games"))
+    {
+        assert_eq!(record.tag("Variant"), Some("Oware Abapa"));
+        assert_eq!(
+            record.tag("Round"),
+            entry["round"].as_u64().map(|r| r.to_string()).as_deref()
+        );
+        assert_eq!(Some(record.result.as_str()), entry["result"].as_str());
+        assert_eq!(
+            record.moves.len() as u64,
+            entry["plies"].as_u64().expect("plies")
+        );
+        assert_eq!(record.tag("South"), entry["south"].as_str());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sprt_stops_the_match_once_decided() {
+    let summary = run_match(&[
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--games",
+        "2000",
+        "--seed",
+        "3",
+        "--sprt",
+        "elo0=0 elo1=20 alpha=0.05 beta=0.05",
+    ]);
+    assert_eq!(
+        summary["ending"], "sprt: H1 accepted",
+        "{}",
+        summary["pairings"]
+    );
+    let played = summary["games_finished"].as_u64().expect("count");
+    assert!(played < 200, "stopped early: {played}");
+    let llr = summary["pairings"][0]["sprt"]["llr"].as_f64().expect("llr");
+    let upper = summary["pairings"][0]["sprt"]["upper"]
+        .as_f64()
+        .expect("upper");
+    assert!(llr >= upper);
+}
+
+#[test]
+fn concurrent_games_with_engine_processes_all_finish() {
+    let good = format!("name=fake {} good", fake().display());
+    let summary = run_match(&[
+        "--engine",
+        &good,
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--gauntlet",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--tc",
+        "1+0.1",
+        "--max-plies",
+        "60",
+    ]);
+    assert_eq!(summary["games_finished"], 8);
+    assert_eq!(summary["pairings"].as_array().map(Vec::len), Some(2));
+    for game in summary["games"].as_array().expect("games") {
+        let reason = game["reason"].as_str().expect("reason");
+        assert!(
+            !reason.contains("forfeit") && !reason.contains("crash"),
+            "{game}"
+        );
+    }
+}
+
+#[test]
+fn protocol_logs_are_kept_only_for_games_lost_by_a_fault() {
+    let dir = scratch("logs");
+    let logs = dir.join("logs");
+    let good = format!("name=good {} good", fake().display());
+    let bad = format!("name=bad {} illegal", fake().display());
+    run_match(&[
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--engine",
+        "random",
+        "--gauntlet",
+        "--games",
+        "2",
+        "--max-plies",
+        "20",
+        "--log-dir",
+        logs.to_str().expect("utf-8 path"),
+        "--log-faults-only",
+    ]);
+    let mut names: Vec<String> = std::fs::read_dir(&logs)
+        .expect("log directory")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected = [
+        "round-0001-South-good.log",
+        "round-0001-North-bad.log",
+        "round-0002-South-bad.log",
+        "round-0002-North-good.log",
+    ];
+    expected.sort();
+    assert_eq!(names, expected);
+    let log = std::fs::read_to_string(logs.join("round-0001-North-bad.log")).expect("a log");
+    assert!(log.contains("> uci") && log.contains("< uciok") && log.contains("< bestmove"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ctrl_c_ends_the_match_cleanly_with_the_games_so_far_written() {
+    let dir = scratch("interrupt");
+    let ogn = dir.join("games.ogn");
+    let json = dir.join("summary.json");
+    let good = format!("{} good", fake().display());
+    let mut child = Command::new(krou())
+        .args([
+            "match", "--engine", &good, "--engine", &good, "--tc", "st=0.02",
+        ])
+        .args(["--games", "1000", "--ogn"])
+        .arg(&ogn)
+        .arg("--json")
+        .arg(&json)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("krou runs");
+    std::thread::sleep(Duration::from_millis(1500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let asked = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "the referee hangs after Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("JSON")).expect("valid");
+    assert_eq!(summary["ending"], "interrupted");
+    let finished = summary["games_finished"].as_u64().expect("count");
+    assert!(finished >= 1, "games were played before Ctrl-C");
+    let games = read_games(&std::fs::read_to_string(&ogn).expect("OGN")).expect("readable");
+    let complete = games.iter().filter(|g| g.result != "*").count() as u64;
+    assert_eq!(complete, finished);
+    let _ = std::fs::remove_dir_all(&dir);
+}
