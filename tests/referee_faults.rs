@@ -1,9 +1,9 @@
 //! Every way an engine can misbehave loses the game with a named reason, and never hangs or
 //! crashes the referee. The misbehaving engines are `examples/fake_engine.rs`.
 
-mod common;
+mod referee_support;
 
-use common::{fake, run_match};
+use referee_support::{fake, run_match};
 
 /// Plays two games (colours swapped) of a fake engine in `mode` against `random`, and checks
 /// that the fake lost both by `reason`.

@@ -1,9 +1,9 @@
 //! Whole matches through `krou match`: results, records that read back, SPRT early stop,
 //! concurrency, protocol logs and Ctrl-C.
 
-mod common;
+mod referee_support;
 
-use common::{fake, krou, run_match, scratch};
+use referee_support::{fake, krou, run_match, scratch};
 use krou::referee::ogn_read::read_games;
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -1,66 +1,22 @@
-//! Helpers for the referee's integration tests: the fake engine and running `krou match`.
-
+//! Test helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-use std::process::Command;
+pub mod simple;
 
-/// The path of the krou binary under test.
-pub fn krou() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_krou"))
-}
+/// A small deterministic random number generator (xorshift64*), so tests need no seed files.
+pub struct Rng(u64);
 
-/// The fake engine (`examples/fake_engine.rs`), built if `cargo test` did not build it.
-pub fn fake() -> PathBuf {
-    let path = krou()
-        .parent()
-        .expect("target directory")
-        .join("examples")
-        .join("fake_engine");
-    if !path.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "--example", "fake_engine"])
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building the fake engine");
+impl Rng {
+    /// A generator from a non-zero seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed | 1)
     }
-    path
-}
 
-/// A fresh scratch directory for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("krou-referee-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
-}
-
-/// Runs `krou match` with `args` plus `--json` and returns the parsed JSON summary.
-pub fn run_match(args: &[&str]) -> serde_json::Value {
-    let dir = scratch(&format!("{:x}", fxhash(args)));
-    let json = dir.join("summary.json");
-    let output = Command::new(krou())
-        .arg("match")
-        .args(args)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .expect("krou runs");
-    assert!(
-        output.status.success(),
-        "krou match failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let text = std::fs::read_to_string(&json).expect("the JSON summary");
-    let _ = std::fs::remove_dir_all(&dir);
-    serde_json::from_str(&text).expect("valid JSON")
-}
-
-fn fxhash(args: &[&str]) -> u64 {
-    args.iter()
-        .flat_map(|a| a.bytes())
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-        })
+    /// The next number below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
 }
