@@ -3,8 +3,8 @@
 
 mod referee_support;
 
-use referee_support::{fake, krou, run_match, scratch};
 use krou::referee::ogn_read::read_games;
+use referee_support::{fake, krou, run_match, scratch};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
