@@ -3,7 +3,8 @@
 //! Modes: `good` (first legal move, with an `info` line), `crash-after N` (exits at its
 //! (N+1)-th `go`), `exit-at-once`, `no-uciok`, `no-readyok`, `no-bestmove`, `illegal` (a pit of
 //! the opponent), `garbage` (binary junk, an overlong line, then a malformed `bestmove`), `flood`
-//! (endless `info` lines), `slow MS` (waits MS milliseconds before each `bestmove`).
+//! (endless `info` lines), `slow MS` (waits MS milliseconds before each `bestmove`), `busy`
+//! (keeps a core busy for 90% of `go movetime`, like a real search, for speed measurements).
 
 use krou::rules::{Game, GrandSlam, Position, parse_moves};
 use std::io::{BufRead, Write};
@@ -33,6 +34,13 @@ fn main() {
             ["position", rest @ ..] => {
                 game = read_position(rest, rule).unwrap_or(game);
                 continue;
+            }
+            ["go", "movetime", ms] if mode == "busy" => {
+                spin(Duration::from_millis(ms.parse().unwrap_or(0) * 9 / 10));
+                match go("good", number, &game, &mut moves_made, &mut out) {
+                    Some(reply) => reply,
+                    None => continue,
+                }
             }
             ["go", ..] => match go(&mode, number, &game, &mut moves_made, &mut out) {
                 Some(reply) => reply,
@@ -99,4 +107,16 @@ fn go(
     Some(format!(
         "info depth 1 score cp 12 time 0 pv {letter}\nbestmove {letter}"
     ))
+}
+
+/// Keeps one core busy for `time`.
+fn spin(time: Duration) {
+    let start = std::time::Instant::now();
+    let mut x: u64 = 1;
+    while start.elapsed() < time {
+        for _ in 0..1000 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        }
+        std::hint::black_box(x);
+    }
 }

@@ -7,8 +7,10 @@ use crate::rules::GrandSlam;
 use clap::Args;
 use std::path::PathBuf;
 
-/// Options of `krou match`.
+/// Options of `krou match`. A later value of an option replaces an earlier one, so wrapper
+/// scripts can set defaults that their users override.
 #[derive(Args, Clone, Debug)]
+#[command(args_override_self = true)]
 pub struct MatchArgs {
     /// A player: `[name=<name>] [option.<Name>=<value>]… <command line>`, or the built-in
     /// players `random` and `greedy`. Give two or more.

@@ -108,9 +108,13 @@ fn finish(record: &mut GameRecord, players: Vec<Player>) {
     for (i, player) in players.iter().enumerate() {
         record.logs[i] = player.log();
     }
+    let (engines, builtins): (Vec<_>, Vec<_>) = players
+        .into_iter()
+        .partition(|p| matches!(p, Player::Engine(_)));
+    drop(builtins);
     std::thread::scope(|scope| {
-        for player in players {
-            scope.spawn(move || drop(player));
+        for engine in engines {
+            scope.spawn(move || drop(engine));
         }
     });
 }

@@ -18,7 +18,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
 use std::time::Duration;
 
 /// Set by Ctrl-C (the handler is process-wide).
@@ -122,7 +122,8 @@ fn play_all(
     let mut progress = Progress::new(planned);
     let sprt = context.args.sprt;
     std::thread::scope(|scope| {
-        let (sender, results) = channel();
+        // Bounded, so that workers cannot run far ahead of the SPRT check.
+        let (sender, results) = sync_channel(context.args.concurrency);
         for _ in 0..context.args.concurrency.min(planned) {
             let sender = sender.clone();
             scope.spawn(move || worker(context, &sender));
@@ -173,7 +174,7 @@ fn stop(context: &Context) {
 }
 
 /// A worker: takes the next job, plays it, sends the record; until the queue is empty.
-fn worker(context: &Context, results: &Sender<(Job, GameRecord)>) {
+fn worker(context: &Context, results: &SyncSender<(Job, GameRecord)>) {
     let setup = Setup {
         rule: context.args.grand_slam,
         timeout: Duration::from_secs_f64(context.args.timeout),

@@ -9,7 +9,9 @@
 //!
 //! `LLR = Σ [(xᵢ − s0)² − (xᵢ − s1)²] / (2σ²) = n · (s1 − s0) · (2μ − s0 − s1) / (2σ²)`.
 //!
-//! The test accepts H1 once `LLR ≥ ln((1 − β)/α)` and H0 once `LLR ≤ ln(β/(1 − α))`.
+//! The test accepts H1 once `LLR ≥ ln((1 − β)/α)` and H0 once `LLR ≤ ln(β/(1 − α))`. While
+//! every observation is the same (`σ² = 0`, as in a run of won pairs at the start) the LLR is
+//! taken as 0: no decision without evidence of the spread.
 
 use super::stats::{Tally, expected_score};
 use std::fmt;
