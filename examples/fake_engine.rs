@@ -4,7 +4,9 @@
 //! (N+1)-th `go`), `exit-at-once`, `no-uciok`, `no-readyok`, `no-bestmove`, `illegal` (a pit of
 //! the opponent), `garbage` (binary junk, an overlong line, then a malformed `bestmove`), `flood`
 //! (endless `info` lines), `slow MS` (waits MS milliseconds before each `bestmove`), `busy`
-//! (keeps a core busy for 90% of `go movetime`, like a real search, for speed measurements).
+//! (keeps a core busy for 90% of `go movetime`, like a real search, for speed measurements),
+//! `double` (answers every `go` with a legal `bestmove`, then a second one naming a pit of the
+//! opponent, all in one write).
 
 use krou::rules::{Game, GrandSlam, Position, parse_moves};
 use std::io::{BufRead, Write};
@@ -49,7 +51,8 @@ fn main() {
             ["quit"] => return,
             _ => continue,
         };
-        if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
+        let written = out.write_all(format!("{reply}\n").as_bytes());
+        if written.and_then(|()| out.flush()).is_err() {
             return;
         }
     }
@@ -104,6 +107,10 @@ fn go(
         _ => {}
     }
     let letter = first.map_or_else(|| "0000".into(), |m| m.letter().to_string());
+    if mode == "double" {
+        let theirs = krou::rules::Move::new(game.position().side_to_move().opponent().first_pit())?;
+        return Some(format!("bestmove {letter}\nbestmove {}", theirs.letter()));
+    }
     Some(format!(
         "info depth 1 score cp 12 time 0 pv {letter}\nbestmove {letter}"
     ))

@@ -5,7 +5,7 @@ use krou::referee::info::{Score, Thinking};
 use krou::referee::ogn::{Header, OgnGame, from_record, write_game};
 use krou::referee::ogn_read::read_games;
 use krou::referee::openings::{Opening, parse_opening};
-use krou::referee::play::{Pairing, play_game};
+use krou::referee::play::{Fixture, play_game};
 use krou::referee::player::Setup;
 use krou::referee::record::GameRecord;
 use krou::rules::GrandSlam;
@@ -34,7 +34,7 @@ fn game(seed: u64, opening: &Opening, rule: GrandSlam) -> GameRecord {
         log: false,
         abort: &abort,
     };
-    let pairing = Pairing {
+    let fixture = Fixture {
         round: seed as usize,
         engines: [0, 1],
         specs: [&specs[0], &specs[1]],
@@ -44,7 +44,7 @@ fn game(seed: u64, opening: &Opening, rule: GrandSlam) -> GameRecord {
         max_plies: (seed % 3 == 0).then_some(30),
         seed,
     };
-    let mut record = play_game(&pairing, &setup);
+    let mut record = play_game(&fixture, &setup);
     for (i, m) in record
         .moves
         .iter_mut()

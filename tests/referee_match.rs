@@ -122,6 +122,29 @@ fn concurrent_games_with_engine_processes_all_finish() {
 }
 
 #[test]
+fn a_second_bestmove_is_not_taken_for_the_next_answer() {
+    // The slow opponent leaves time for the stray second line to arrive before the next `go`.
+    let double = format!("name=double {} double", fake().display());
+    let slow = format!("name=slow {} slow 30", fake().display());
+    let summary = run_match(&[
+        "--engine",
+        &double,
+        "--engine",
+        &slow,
+        "--games",
+        "2",
+        "--tc",
+        "st=0.5",
+        "--max-plies",
+        "12",
+    ]);
+    for game in summary["games"].as_array().expect("games") {
+        assert!(game["fault_by"].is_null(), "{game}");
+        assert_eq!(game["plies"], 12, "{game}");
+    }
+}
+
+#[test]
 fn protocol_logs_are_kept_only_for_games_lost_by_a_fault() {
     let dir = scratch("logs");
     let logs = dir.join("logs");

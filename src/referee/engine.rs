@@ -62,6 +62,7 @@ impl Engine {
         wait: Duration,
         abort: &AtomicBool,
     ) -> Result<Reply, Stop> {
+        self.process.drain();
         self.send(&position_command(game))?;
         self.send(go_line)?;
         let sent = Instant::now();

@@ -15,8 +15,8 @@ use std::time::Duration;
 /// exact overrun before it gives up on the engine.
 pub const LATE_REPLY_GRACE: Duration = Duration::from_millis(500);
 
-/// Everything that defines one game.
-pub struct Pairing<'a> {
+/// Everything that defines one scheduled game.
+pub struct Fixture<'a> {
     /// 1-based game number.
     pub round: usize,
     /// Engine indices of South and North.
@@ -36,29 +36,29 @@ pub struct Pairing<'a> {
 }
 
 /// Plays a game to its end (or until the match stops) and returns its record.
-pub fn play_game(pairing: &Pairing, setup: &Setup) -> GameRecord {
+pub fn play_game(fixture: &Fixture, setup: &Setup) -> GameRecord {
     let mut record = GameRecord {
-        round: pairing.round,
-        south: pairing.engines[0],
-        north: pairing.engines[1],
-        opening: pairing.opening.clone(),
+        round: fixture.round,
+        south: fixture.engines[0],
+        north: fixture.engines[1],
+        opening: fixture.opening.clone(),
         moves: Vec::new(),
         verdict: Verdict::Unfinished,
         reason: Reason::Aborted,
         logs: [String::new(), String::new()],
     };
-    let mut game = match pairing.opening.game(setup.rule) {
+    let mut game = match fixture.opening.game(setup.rule) {
         Ok(game) => game,
         Err(why) => {
-            log::error!("round {}: {why}", pairing.round);
+            log::error!("round {}: {why}", fixture.round);
             return record;
         }
     };
     record.moves = opening_moves(&game);
     let mut players: Vec<Player> = Vec::with_capacity(2);
     for (i, side) in Side::BOTH.into_iter().enumerate() {
-        let rng = Rng::derived(pairing.seed, i as u64);
-        match Player::start(pairing.specs[i], setup, rng) {
+        let rng = Rng::derived(fixture.seed, i as u64);
+        match Player::start(fixture.specs[i], setup, rng) {
             Ok(player) => players.push(player),
             Err(stop) => {
                 end(&mut record, side, stop);
@@ -67,7 +67,7 @@ pub fn play_game(pairing: &Pairing, setup: &Setup) -> GameRecord {
             }
         }
     }
-    let (verdict, reason) = run(&mut game, &mut players, &mut record.moves, pairing, setup);
+    let (verdict, reason) = run(&mut game, &mut players, &mut record.moves, fixture, setup);
     record.verdict = verdict;
     record.reason = reason;
     finish(&mut record, players);
@@ -124,10 +124,10 @@ fn run(
     game: &mut Game,
     players: &mut [Player],
     moves: &mut Vec<PlayedMove>,
-    pairing: &Pairing,
+    fixture: &Fixture,
     setup: &Setup,
 ) -> (Verdict, Reason) {
-    let mut clocks = [Clock::new(pairing.tc); 2];
+    let mut clocks = [Clock::new(fixture.tc); 2];
     loop {
         if let Some(outcome) = game.outcome() {
             let verdict = Verdict::Score {
@@ -136,7 +136,7 @@ fn run(
             };
             return (verdict, Reason::Rules(outcome.reason));
         }
-        if pairing
+        if fixture
             .max_plies
             .is_some_and(|max| game.moves().len() >= max)
         {
@@ -155,7 +155,7 @@ fn run(
             game,
             &mut players[side.index()],
             &mut clocks,
-            pairing,
+            fixture,
             setup,
         ) {
             Ok(played) => moves.push(played),
@@ -168,13 +168,13 @@ fn one_move(
     game: &mut Game,
     player: &mut Player,
     clocks: &mut [Clock; 2],
-    pairing: &Pairing,
+    fixture: &Fixture,
     setup: &Setup,
 ) -> Result<PlayedMove, Stop> {
     let side = game.position().side_to_move();
-    let go_line = go_command(pairing.tc, clocks, side);
+    let go_line = go_command(fixture.tc, clocks, side);
     let allowed = clocks[side.index()].allowed();
-    let wait = allowed.map_or(setup.timeout, |a| a + pairing.margin + LATE_REPLY_GRACE);
+    let wait = allowed.map_or(setup.timeout, |a| a + fixture.margin + LATE_REPLY_GRACE);
     let reply = match player.think(game, &go_line, wait, setup.abort) {
         Err(Stop::Fault(Fault::NoBestMove(waited))) if allowed.is_some() => {
             return Err(Fault::TimeForfeit {
@@ -187,7 +187,7 @@ fn one_move(
         other => other?,
     };
     clocks[side.index()]
-        .charge(reply.used, pairing.margin)
+        .charge(reply.used, fixture.margin)
         .map_err(|overrun| Fault::TimeForfeit {
             used: overrun.used,
             allowed: overrun.allowed,

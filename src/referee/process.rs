@@ -106,6 +106,28 @@ impl Process {
         sent.is_ok()
     }
 
+    /// Reads and logs every line already waiting (output nobody asked for, such as a second
+    /// `bestmove`), so that it cannot be taken for the answer to the next command. Returns how
+    /// many lines were dropped.
+    pub fn drain(&mut self) -> usize {
+        let mut dropped = 0;
+        while let Ok(event) = self.events.try_recv() {
+            match event {
+                Event::Line(line) => {
+                    self.note('<', &line.text);
+                    log::debug!("unasked engine output dropped: {}", line.text);
+                    dropped += 1;
+                }
+                Event::Closed => {
+                    self.closed = true;
+                    self.note('<', "(end of output)");
+                    break;
+                }
+            }
+        }
+        dropped
+    }
+
     /// Waits for the next line until `deadline`, checking `abort` every few milliseconds.
     pub fn receive(&mut self, deadline: Instant, abort: &AtomicBool) -> Received {
         if self.closed {

@@ -4,7 +4,7 @@
 use super::cli::{BadMatch, MatchArgs};
 use super::ogn::{Header, from_record, today, write_game};
 use super::openings::{Opening, parse_openings, random_openings};
-use super::play::{Pairing, play_game};
+use super::play::{Fixture, play_game};
 use super::player::Setup;
 use super::progress::Progress;
 use super::record::{GameRecord, Reason};
@@ -187,7 +187,7 @@ fn worker(context: &Context, results: &SyncSender<(Job, GameRecord)>) {
             Err(_) => None,
         };
         let Some(job) = job else { return };
-        let pairing = Pairing {
+        let fixture = Fixture {
             round: job.round,
             engines: job.engines,
             specs: [
@@ -200,7 +200,7 @@ fn worker(context: &Context, results: &SyncSender<(Job, GameRecord)>) {
             max_plies: context.args.max_plies,
             seed: Rng::derived(context.seed, job.round as u64).next_u64(),
         };
-        let record = play_game(&pairing, &setup);
+        let record = play_game(&fixture, &setup);
         if results.send((job, record)).is_err() {
             return;
         }

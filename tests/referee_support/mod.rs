@@ -2,30 +2,39 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 /// The path of the krou binary under test.
 pub fn krou() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_krou"))
 }
 
-/// The fake engine (`examples/fake_engine.rs`), built if `cargo test` did not build it.
+/// The fake engine (`examples/fake_engine.rs`). A full `cargo test` builds it; when a single
+/// test target runs, it is built here if missing or older than its source.
 pub fn fake() -> PathBuf {
-    let path = krou()
-        .parent()
-        .expect("target directory")
-        .join("examples")
-        .join("fake_engine");
-    if !path.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "--example", "fake_engine"])
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building the fake engine");
-    }
-    path
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let path = krou()
+                .parent()
+                .expect("target directory")
+                .join("examples")
+                .join("fake_engine");
+            let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/fake_engine.rs");
+            let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+            if modified(&path) < modified(&source) {
+                let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+                let status = Command::new(cargo)
+                    .args(["build", "--example", "fake_engine"])
+                    .status()
+                    .expect("cargo runs");
+                assert!(status.success(), "building the fake engine");
+            }
+            path
+        })
+        .clone()
 }
 
 /// A fresh scratch directory for one test.
