@@ -21,6 +21,15 @@ pub struct Reply {
     pub thinking: Thinking,
 }
 
+/// Why an engine could not be started, with its protocol log so far (empty without logging).
+#[derive(Debug)]
+pub struct StartError {
+    /// The fault (or the match stopping).
+    pub stop: Stop,
+    /// The protocol log up to the failure.
+    pub log: String,
+}
+
 /// An engine process that has answered `uciok` and `readyok`.
 pub struct Engine {
     process: Process,
@@ -28,7 +37,8 @@ pub struct Engine {
 
 impl Engine {
     /// Starts `argv`, does the handshake within `timeout` per reply, sends `GrandSlam` and the
-    /// given options, and waits until the engine is ready.
+    /// given options, and waits until the engine is ready. On failure, the protocol log so far
+    /// comes with the reason.
     pub fn start(
         argv: &[String],
         options: &[(String, String)],
@@ -36,20 +46,37 @@ impl Engine {
         timeout: Duration,
         log: bool,
         abort: &AtomicBool,
-    ) -> Result<Engine, Stop> {
-        let process = Process::spawn(argv, log)
-            .map_err(|e| Fault::StartFailed(format!("cannot run '{}': {e}", argv.join(" "))))?;
+    ) -> Result<Engine, StartError> {
+        let process = Process::spawn(argv, log).map_err(|e| StartError {
+            stop: Fault::StartFailed(format!("cannot run '{}': {e}", argv.join(" "))).into(),
+            log: String::new(),
+        })?;
         let mut engine = Engine { process };
-        engine.send("uci")?;
-        engine.wait_for("uciok", timeout, abort, Fault::NoUciOk)?;
-        engine.send(&format!("setoption name GrandSlam value {rule}"))?;
-        for (name, value) in options {
-            engine.send(&format!("setoption name {name} value {value}"))?;
+        match engine.handshake(options, rule, timeout, abort) {
+            Ok(()) => Ok(engine),
+            Err(stop) => Err(StartError {
+                stop,
+                log: engine.log(),
+            }),
         }
-        engine.send("ucinewgame")?;
-        engine.send("isready")?;
-        engine.wait_for("readyok", timeout, abort, Fault::NoReadyOk)?;
-        Ok(engine)
+    }
+
+    fn handshake(
+        &mut self,
+        options: &[(String, String)],
+        rule: GrandSlam,
+        timeout: Duration,
+        abort: &AtomicBool,
+    ) -> Result<(), Stop> {
+        self.send("uci")?;
+        self.wait_for("uciok", timeout, abort, Fault::NoUciOk)?;
+        self.send(&format!("setoption name GrandSlam value {rule}"))?;
+        for (name, value) in options {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for("readyok", timeout, abort, Fault::NoReadyOk)
     }
 
     /// Sends the game so far and `go_line`, and waits at most `wait` for `bestmove`. A timeout

@@ -60,8 +60,9 @@ pub fn play_game(fixture: &Fixture, setup: &Setup) -> GameRecord {
         let rng = Rng::derived(fixture.seed, i as u64);
         match Player::start(fixture.specs[i], setup, rng) {
             Ok(player) => players.push(player),
-            Err(stop) => {
-                end(&mut record, side, stop);
+            Err(failed) => {
+                record.logs[i] = failed.log;
+                end(&mut record, side, failed.stop);
                 finish(&mut record, players);
                 return record;
             }

@@ -1,7 +1,7 @@
 //! A player in one game: a built-in player or an engine process behind the protocol client.
 
 use super::builtin::{greedy_move, random_move};
-use super::engine::{Engine, Reply};
+use super::engine::{Engine, Reply, StartError};
 use super::fault::Stop;
 use super::info::Thinking;
 use super::rng::Rng;
@@ -38,7 +38,7 @@ pub enum Player {
 
 impl Player {
     /// Starts the player described by `spec`; `rng` seeds built-in players.
-    pub fn start(spec: &EngineSpec, setup: &Setup, rng: Rng) -> Result<Player, Stop> {
+    pub fn start(spec: &EngineSpec, setup: &Setup, rng: Rng) -> Result<Player, StartError> {
         match &spec.kind {
             Kind::Random => Ok(Player::Builtin { greedy: false, rng }),
             Kind::Greedy => Ok(Player::Builtin { greedy: true, rng }),
