@@ -236,3 +236,58 @@ fn ctrl_c_ends_the_match_cleanly_with_the_games_so_far_written() {
     assert_eq!(complete, finished);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_match_that_cannot_start_says_why_and_exits_with_status_2() {
+    for (args, message) in [
+        (vec!["--engine", "random"], "at least two --engine"),
+        (
+            vec!["--engine", "random", "--engine", "random", "--games", "0"],
+            "--games",
+        ),
+        (
+            vec![
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--random-openings",
+                "400",
+            ],
+            "no random opening",
+        ),
+        (
+            vec![
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--openings",
+                "/nonexistent",
+            ],
+            "cannot read",
+        ),
+        (
+            vec![
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--engine",
+                "random",
+                "--sprt",
+                "elo0=0 elo1=5",
+            ],
+            "exactly two",
+        ),
+    ] {
+        let output = Command::new(krou())
+            .arg("match")
+            .args(&args)
+            .output()
+            .expect("krou runs");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}

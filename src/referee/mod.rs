@@ -43,7 +43,6 @@ pub fn main(args: MatchArgs) -> ExitCode {
         Ok(summary::Ending::Interrupted) => ExitCode::from(130),
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
-            log::error!("{e}");
             eprintln!("krou match: {e}");
             ExitCode::from(2)
         }

@@ -108,31 +108,39 @@ pub fn parse_openings(text: &str, rule: GrandSlam) -> Result<Vec<Opening>, BadOp
     Ok(openings)
 }
 
-/// `count` openings of `plies` random legal moves from the start, none of which ends the game.
-pub fn random_openings(count: usize, plies: usize, rule: GrandSlam, rng: &mut Rng) -> Vec<Opening> {
+/// Attempts at a random opening before giving up (a long opening usually ends the game).
+const RANDOM_OPENING_ATTEMPTS: usize = 10_000;
+
+/// `count` openings of `plies` random legal moves from the start, none of which ends the game;
+/// an error if such openings are too rare to find.
+pub fn random_openings(
+    count: usize,
+    plies: usize,
+    rule: GrandSlam,
+    rng: &mut Rng,
+) -> Result<Vec<Opening>, String> {
     (0..count)
         .map(|_| {
-            loop {
-                let mut game = Game::new(Position::start(), rule);
-                for _ in 0..plies {
-                    let legal: Vec<_> = game.legal_moves().collect();
-                    if legal.is_empty() {
-                        break;
-                    }
-                    let mv = legal[rng.below(legal.len())];
-                    if game.play(mv).is_err() {
-                        break;
-                    }
-                }
-                if game.outcome().is_none() && game.moves().len() == plies {
-                    break Opening {
-                        start: Position::start(),
-                        moves: game.moves().to_vec(),
-                    };
-                }
-            }
+            (0..RANDOM_OPENING_ATTEMPTS)
+                .find_map(|_| random_opening(plies, rule, rng))
+                .ok_or_else(|| {
+                    format!("no random opening of {plies} plies found that does not end the game")
+                })
         })
         .collect()
+}
+
+fn random_opening(plies: usize, rule: GrandSlam, rng: &mut Rng) -> Option<Opening> {
+    let mut game = Game::new(Position::start(), rule);
+    for _ in 0..plies {
+        let legal: Vec<_> = game.legal_moves().collect();
+        let mv = *legal.get(rng.below(legal.len().max(1)))?;
+        game.play(mv).ok()?;
+    }
+    game.outcome().is_none().then(|| Opening {
+        start: Position::start(),
+        moves: game.moves().to_vec(),
+    })
 }
 
 #[cfg(test)]
@@ -154,9 +162,10 @@ mod tests {
 
     #[test]
     fn random_openings_are_reproducible_and_of_the_asked_length() {
-        let a = random_openings(5, 6, GrandSlam::NoCapture, &mut Rng::new(3));
-        let b = random_openings(5, 6, GrandSlam::NoCapture, &mut Rng::new(3));
+        let a = random_openings(5, 6, GrandSlam::NoCapture, &mut Rng::new(3)).expect("found");
+        let b = random_openings(5, 6, GrandSlam::NoCapture, &mut Rng::new(3)).expect("found");
         assert_eq!(a, b);
+        assert!(random_openings(1, 400, GrandSlam::NoCapture, &mut Rng::new(3)).is_err());
         assert!(a.iter().all(|o| o.moves.len() == 6));
         assert!(a.iter().all(|o| o.game(GrandSlam::NoCapture).is_ok()));
     }

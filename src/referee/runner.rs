@@ -217,7 +217,7 @@ fn load_openings(args: &MatchArgs, seed: u64) -> Result<Vec<Opening>, BadMatch> 
     if let Some(plies) = args.random_openings {
         let count = args.games.div_ceil(2);
         let mut rng = Rng::derived(seed, u64::MAX);
-        return Ok(random_openings(count, plies, args.grand_slam, &mut rng));
+        return random_openings(count, plies, args.grand_slam, &mut rng).map_err(BadMatch);
     }
     Ok(vec![Opening::startpos()])
 }
