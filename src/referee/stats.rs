@@ -152,10 +152,11 @@ impl Estimate {
         } else {
             0.5
         };
+        // Adding 0.0 turns -0.0 (from log10(1) negated) into 0.0 for display.
         Some(Estimate {
-            elo: elo(sample.mean),
-            low: elo(clamp(sample.mean - Z_95 * se)),
-            high: elo(clamp(sample.mean + Z_95 * se)),
+            elo: elo(sample.mean) + 0.0,
+            low: elo(clamp(sample.mean - Z_95 * se)) + 0.0,
+            high: elo(clamp(sample.mean + Z_95 * se)) + 0.0,
             los,
         })
     }
