@@ -3,9 +3,11 @@
 //! - [`rules`]: the exact rules core (positions, moves, sowing, capture, game end, notation,
 //!   hashing, perft). It knows nothing of the layers above it.
 //! - [`search`]: finds moves within limits; reports through callbacks, never prints.
+//! - [`protocol`]: the Aualé-compatible UCI dialect on stdin/stdout (see `protocol.md`).
 //! - [`referee`]: engine-against-engine matches with clocks, statistics and game records.
 #![forbid(unsafe_code)]
 
+pub mod protocol;
 pub mod referee;
 pub mod rules;
 pub mod search;

@@ -30,6 +30,8 @@ enum Command {
         #[arg(long, value_name = "RULE", default_value = "no-capture")]
         grand_slam: GrandSlam,
     },
+    /// Replay protocol transcripts against an engine command (see protocol.md).
+    Replay(krou::protocol::replay::Args),
     /// Play an engine-against-engine match with clocks, statistics and game records.
     Match(Box<krou::referee::MatchArgs>),
 }
@@ -40,10 +42,8 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        None => {
-            log::error!("the protocol loop is not built yet");
-            ExitCode::FAILURE
-        }
+        None => krou::protocol::run(),
+        Some(Command::Replay(args)) => args.run(),
         Some(Command::Perft {
             depth,
             position,
