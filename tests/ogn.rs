@@ -32,6 +32,7 @@ fn game(seed: u64, opening: &Opening, rule: GrandSlam) -> GameRecord {
         rule,
         timeout: Duration::from_secs(1),
         log: false,
+        stderr: false,
         abort: &abort,
     };
     let fixture = Fixture {

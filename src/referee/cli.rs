@@ -64,6 +64,9 @@ pub struct MatchArgs {
     /// With --log-dir, keep only the logs of games that ended by a fault.
     #[arg(long, requires = "log_dir")]
     pub log_faults_only: bool,
+    /// Let the engines' stderr through (discarded by default).
+    #[arg(long)]
+    pub engine_stderr: bool,
     /// `Event` tag of the game records.
     #[arg(long, default_value = "krou match")]
     pub event: String,

@@ -3,6 +3,7 @@
 
 use super::fault::{Fault, Stop};
 use super::info::Thinking;
+use super::player::Setup;
 use super::process::{Process, Received};
 use crate::rules::{Game, GrandSlam, Position, format_moves};
 use std::sync::atomic::AtomicBool;
@@ -42,17 +43,14 @@ impl Engine {
     pub fn start(
         argv: &[String],
         options: &[(String, String)],
-        rule: GrandSlam,
-        timeout: Duration,
-        log: bool,
-        abort: &AtomicBool,
+        setup: &Setup,
     ) -> Result<Engine, StartError> {
-        let process = Process::spawn(argv, log).map_err(|e| StartError {
+        let process = Process::spawn(argv, setup.log, setup.stderr).map_err(|e| StartError {
             stop: Fault::StartFailed(format!("cannot run '{}': {e}", argv.join(" "))).into(),
             log: String::new(),
         })?;
         let mut engine = Engine { process };
-        match engine.handshake(options, rule, timeout, abort) {
+        match engine.handshake(options, setup.rule, setup.timeout, setup.abort) {
             Ok(()) => Ok(engine),
             Err(stop) => Err(StartError {
                 stop,

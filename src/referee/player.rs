@@ -19,6 +19,8 @@ pub struct Setup<'a> {
     pub timeout: Duration,
     /// Whether to keep protocol logs.
     pub log: bool,
+    /// Whether engines' stderr goes to the referee's stderr (otherwise it is discarded).
+    pub stderr: bool,
     /// Set when the match is stopping.
     pub abort: &'a AtomicBool,
 }
@@ -42,14 +44,7 @@ impl Player {
         match &spec.kind {
             Kind::Random => Ok(Player::Builtin { greedy: false, rng }),
             Kind::Greedy => Ok(Player::Builtin { greedy: true, rng }),
-            Kind::Command(argv) => Ok(Player::Engine(Engine::start(
-                argv,
-                &spec.options,
-                setup.rule,
-                setup.timeout,
-                setup.log,
-                setup.abort,
-            )?)),
+            Kind::Command(argv) => Ok(Player::Engine(Engine::start(argv, &spec.options, setup)?)),
         }
     }
 

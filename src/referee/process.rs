@@ -60,9 +60,10 @@ pub struct Process {
 }
 
 impl Process {
-    /// Starts `argv[0]` with the arguments `argv[1..]`; its stderr is discarded. With `log`,
-    /// every line sent and received is kept with a timestamp (see [`Process::log`]).
-    pub fn spawn(argv: &[String], log: bool) -> std::io::Result<Process> {
+    /// Starts `argv[0]` with the arguments `argv[1..]`; its stderr is discarded unless
+    /// `stderr`. With `log`, every line sent and received is kept with a timestamp (see
+    /// [`Process::log`]).
+    pub fn spawn(argv: &[String], log: bool, stderr: bool) -> std::io::Result<Process> {
         use std::os::unix::process::CommandExt;
         let (program, args) = argv
             .split_first()
@@ -71,7 +72,11 @@ impl Process {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(if stderr {
+                Stdio::inherit()
+            } else {
+                Stdio::null()
+            })
             .process_group(0)
             .spawn()?;
         let stdout = child

@@ -179,6 +179,7 @@ fn worker(context: &Context, results: &SyncSender<(Job, GameRecord)>) {
         rule: context.args.grand_slam,
         timeout: Duration::from_secs_f64(context.args.timeout),
         log: context.args.log_dir.is_some(),
+        stderr: context.args.engine_stderr,
         abort: &context.abort,
     };
     loop {
