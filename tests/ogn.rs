@@ -131,3 +131,19 @@ fn the_reader_refuses_what_the_rules_contradict() {
     let bad_tag = read_games("[Variant Oware]\n\n*\n").expect_err("unquoted");
     assert_eq!(bad_tag.line, 1);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+    /// Any text, and any record with one character changed, is read or refused: never a panic.
+    #[test]
+    fn the_reader_never_panics(text in "\\PC{0,200}", at in 0usize..400, c in proptest::char::any()) {
+        let _ = read_games(&text);
+        let names = ["random".to_string(), "greedy".to_string()];
+        let record = from_record(&game(at as u64 % 7 + 1, &Opening::startpos(), GrandSlam::NoCapture), &names, &header(GrandSlam::NoCapture));
+        let mut written: Vec<char> = write_game(&record).chars().collect();
+        let i = at % written.len();
+        written[i] = c;
+        let _ = read_games(&written.into_iter().collect::<String>());
+    }
+}
