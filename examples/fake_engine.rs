@@ -6,7 +6,8 @@
 //! (endless `info` lines), `slow MS` (waits MS milliseconds before each `bestmove`), `busy`
 //! (keeps a core busy for 90% of `go movetime`, like a real search, for speed measurements),
 //! `double` (answers every `go` with a legal `bestmove`, then a second one naming a pit of the
-//! opponent, all in one write).
+//! opponent, all in one write), `deaf` (says `uciok` and `readyok` at once, then never reads its
+//! input and never moves).
 
 use krou::rules::{Game, GrandSlam, Position, parse_moves};
 use std::io::{BufRead, Write};
@@ -18,6 +19,11 @@ fn main() {
     let number: u64 = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(0);
     if mode == "exit-at-once" {
         std::process::exit(1);
+    }
+    if mode == "deaf" {
+        println!("uciok\nreadyok");
+        std::thread::sleep(Duration::from_secs(60));
+        return;
     }
     let mut out = std::io::stdout().lock();
     let mut rule = GrandSlam::default();

@@ -116,3 +116,17 @@ fn a_missing_program_loses_by_start_failure() {
     assert_eq!(summary["pairings"][0]["losses"], 2);
     assert_eq!(summary["games"][0]["reason"], "start failed");
 }
+
+#[test]
+fn an_engine_that_stops_reading_its_input_cannot_block_the_referee() {
+    // A 100 kB option value overfills the pipe to an engine that never reads it.
+    let junk = "x".repeat(100_000);
+    let engine = format!("name=bad option.Junk={junk} {} deaf", fake().display());
+    let started = std::time::Instant::now();
+    let summary = run_match(&[
+        "--engine", &engine, "--engine", "random", "--games", "1", "--tc", "st=0.1",
+    ]);
+    assert_eq!(summary["games"][0]["reason"], "time forfeit", "{summary:#}");
+    assert_eq!(summary["games"][0]["fault_by"], "south");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}

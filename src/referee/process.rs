@@ -1,11 +1,11 @@
-//! An engine process: spawned in its own process group, its stdout read line by line on a
-//! reader thread (lines bounded in length, the queue bounded in size), every line timestamped,
-//! and the child killed when dropped.
+//! An engine process: spawned in its own process group, its input written by a writer thread,
+//! its output read line by line on a reader thread (lines bounded in length, the queue bounded in
+//! size), every line timestamped, and the child killed when dropped.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, SyncSender, channel, sync_channel};
 use std::time::{Duration, Instant};
 
 /// Longest line kept from an engine; the rest of a longer line is dropped.
@@ -51,7 +51,7 @@ pub enum Received {
 /// A running engine process.
 pub struct Process {
     child: Child,
-    stdin: Option<ChildStdin>,
+    stdin: Option<Sender<String>>,
     events: Receiver<Event>,
     closed: bool,
     started: Instant,
@@ -88,7 +88,7 @@ impl Process {
             .name("engine-reader".into())
             .spawn(move || read_lines(stdout, &sender))?;
         Ok(Process {
-            stdin: child.stdin.take(),
+            stdin: child.stdin.take().map(spawn_writer).transpose()?,
             child,
             events,
             closed: false,
@@ -98,17 +98,18 @@ impl Process {
         })
     }
 
-    /// Sends one line (a newline is added) and flushes; `false` if the engine's input is closed.
+    /// Queues one line (a newline is added) for the engine; `false` once its input is known to
+    /// be closed.
     pub fn send(&mut self, line: &str) -> bool {
         self.note('>', line);
-        let Some(stdin) = self.stdin.as_mut() else {
+        let Some(stdin) = self.stdin.as_ref() else {
             return false;
         };
-        let sent = writeln!(stdin, "{line}").and_then(|()| stdin.flush());
-        if sent.is_err() {
+        let sent = stdin.send(format!("{line}\n")).is_ok();
+        if !sent {
             self.stdin = None;
         }
-        sent.is_ok()
+        sent
     }
 
     /// Reads and logs every line already waiting (output nobody asked for, such as a second
@@ -219,6 +220,27 @@ impl Drop for Process {
             log::debug!("waiting for a killed engine: {e}");
         }
     }
+}
+
+/// The writer thread: writes queued lines to the engine's input, so that an engine that stops
+/// reading can block only this thread, never the referee. Ends when the engine's input closes
+/// or the [`Process`] is dropped.
+fn spawn_writer(mut stdin: ChildStdin) -> std::io::Result<Sender<String>> {
+    let (sender, lines) = channel::<String>();
+    std::thread::Builder::new()
+        .name("engine-writer".into())
+        .spawn(move || {
+            for line in lines {
+                if stdin
+                    .write_all(line.as_bytes())
+                    .and_then(|()| stdin.flush())
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        })?;
+    Ok(sender)
 }
 
 /// The reader thread: splits `source` into lines of at most [`MAX_LINE_BYTES`], stamps them and
