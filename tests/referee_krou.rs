@@ -95,6 +95,9 @@ fn krou_keeps_to_a_real_clock() {
         "16",
         "--concurrency",
         "2",
+        // Slack for a loaded 2-core CI machine; a real overrun still loses.
+        "--margin",
+        "250",
     ]);
     assert_eq!(summary["games_finished"], 2);
     for game in summary["games"].as_array().expect("games") {
