@@ -4,8 +4,10 @@
 //!   hashing, perft). It knows nothing of the layers above it.
 //! - [`search`]: finds moves within limits; reports through callbacks, never prints.
 //! - [`protocol`]: the Aualé-compatible UCI dialect on stdin/stdout (see `protocol.md`).
+//! - [`referee`]: engine-against-engine matches with clocks, statistics and game records.
 #![forbid(unsafe_code)]
 
 pub mod protocol;
+pub mod referee;
 pub mod rules;
 pub mod search;

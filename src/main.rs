@@ -38,6 +38,8 @@ enum Command {
     },
     /// Replay protocol transcripts against an engine command (see protocol.md).
     Replay(krou::protocol::replay::Args),
+    /// Play an engine-against-engine match with clocks, statistics and game records.
+    Match(Box<krou::referee::MatchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -65,5 +67,6 @@ fn main() -> ExitCode {
                 .for_each(|l| println!("{l}"));
             ExitCode::SUCCESS
         }
+        Some(Command::Match(args)) => krou::referee::main(*args),
     }
 }
