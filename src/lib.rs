@@ -2,8 +2,10 @@
 //!
 //! - [`rules`]: the exact rules core (positions, moves, sowing, capture, game end, notation,
 //!   hashing, perft). It knows nothing of the layers above it.
+//! - [`egdb`]: endgame tables: proven bounds on positions with few seeds, built and probed.
 //! - [`search`]: finds moves within limits; reports through callbacks, never prints.
 #![forbid(unsafe_code)]
 
+pub mod egdb;
 pub mod rules;
 pub mod search;

@@ -30,6 +30,11 @@ enum Command {
         #[arg(long, value_name = "RULE", default_value = "no-capture")]
         grand_slam: GrandSlam,
     },
+    /// Endgame tables: build them, probe a position.
+    Egdb {
+        #[command(subcommand)]
+        command: krou::egdb::EgdbCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -52,5 +57,6 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some(Command::Egdb { command }) => krou::egdb::run(command),
     }
 }
