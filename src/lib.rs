@@ -4,8 +4,10 @@
 //!   hashing, perft). It knows nothing of the layers above it.
 //! - [`egdb`]: endgame tables: proven bounds on positions with few seeds, built and probed.
 //! - [`search`]: finds moves within limits; reports through callbacks, never prints.
+//! - [`protocol`]: the Aualé-compatible UCI dialect on stdin/stdout (see `protocol.md`).
 #![forbid(unsafe_code)]
 
 pub mod egdb;
+pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -35,6 +35,8 @@ enum Command {
         #[command(subcommand)]
         command: krou::egdb::EgdbCommand,
     },
+    /// Replay protocol transcripts against an engine command (see protocol.md).
+    Replay(krou::protocol::replay::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,10 +45,8 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     match cli.command {
-        None => {
-            log::error!("the protocol loop is not built yet");
-            ExitCode::FAILURE
-        }
+        None => krou::protocol::run(),
+        Some(Command::Replay(args)) => args.run(),
         Some(Command::Perft {
             depth,
             position,

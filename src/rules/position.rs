@@ -18,12 +18,102 @@ pub const HALF_SEEDS: u8 = 24;
 
 /// A position: a small `Copy` value. Build one with [`Position::start`], [`Position::new`] or by
 /// parsing a diagram; it keeps a hash key up to date as moves are played.
+///
+/// The pits and stores live in one `u128`, a byte each: byte `p` (0–11) is pit `p`, byte 12 South's
+/// store, byte 13 North's. Sowing is then one subtraction and one addition of a precomputed lane
+/// pattern (see [`SOW`]), and a side's six pits are one 48-bit word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    pits: [u8; 12],
-    stores: [u8; 2],
-    side: Side,
+    cells: u128,
     key: u64,
+    side: Side,
+}
+
+/// Bytes of a 48-bit side word, each `0x01`.
+const LANES: u64 = 0x0101_0101_0101;
+/// Bytes of a 48-bit side word, each `0x80`.
+const HIGH_BITS: u64 = 0x8080_8080_8080;
+/// Gathers the low bit of each byte of a side word (bits 0, 8, …, 40) into bits 35–40.
+const GATHER: u64 = 1 | 1 << 7 | 1 << 14 | 1 << 21 | 1 << 28 | 1 << 35;
+/// Byte `i` is `0x80 - (6 - i)`: adding it sets a byte's high bit when pit `i` holds enough
+/// seeds (at least `6 - i`) to reach the opponent.
+const FEEDS: u64 = 0x7f7e_7d7c_7b7a;
+
+/// `SOW[pit][n]`: the seeds each pit gains when `n` seeds are sown from `pit` (one byte a pit).
+/// Every full lap drops one seed in each of the 11 other pits, then `n % 11` more follow.
+static SOW: [[u128; 49]; 12] = {
+    let mut table = [[0u128; 49]; 12];
+    let mut pit = 0;
+    while pit < 12 {
+        let mut n = 0;
+        while n < 49 {
+            let (laps, rest) = (n / 11, n % 11);
+            let mut gains = 0u128;
+            let mut k = 1;
+            while k < 12 {
+                let gain = laps + if k <= rest { 1 } else { 0 };
+                gains |= (gain as u128) << (8 * ((pit + k) % 12));
+                k += 1;
+            }
+            table[pit][n] = gains;
+            n += 1;
+        }
+        pit += 1;
+    }
+    table
+};
+
+/// `SOW_KEY[pit][n]`: how the hash key changes when `n` seeds are sown from `pit`.
+static SOW_KEY: [[u64; 49]; 12] = {
+    let mut table = [[0u64; 49]; 12];
+    let mut pit = 0;
+    while pit < 12 {
+        let mut n = 0;
+        while n < 49 {
+            let (laps, rest) = ((n / 11) as u64, n % 11);
+            let lapped = laps.wrapping_mul(hash::ALL_PITS.wrapping_sub(hash::PIT[pit]));
+            table[pit][n] = lapped
+                .wrapping_add(hash::RUN[pit][rest])
+                .wrapping_sub((n as u64).wrapping_mul(hash::PIT[pit]));
+            n += 1;
+        }
+        pit += 1;
+    }
+    table
+};
+
+/// `LAST[pit][n]`: the pit the last of `n` seeds sown from `pit` falls into.
+static LAST: [[u8; 49]; 12] = {
+    let mut table = [[0u8; 49]; 12];
+    let mut pit = 0;
+    while pit < 12 {
+        let mut n = 0;
+        while n < 49 {
+            let rest = n % 11;
+            table[pit][n] = ((pit + if rest > 0 { rest } else { 11 }) % 12) as u8;
+            n += 1;
+        }
+        pit += 1;
+    }
+    table
+};
+
+/// One bit per non-zero byte of a side word, in bits 0–5.
+#[inline]
+const fn nonzero_bytes(word: u64) -> u16 {
+    gather((word + 0x7f7f_7f7f_7f7f) & HIGH_BITS)
+}
+
+/// Packs the high bits of a side word's bytes into bits 0–5.
+#[inline]
+const fn gather(high_bits: u64) -> u16 {
+    (((high_bits >> 7).wrapping_mul(GATHER) >> 35) & 0x3f) as u16
+}
+
+/// The sum of a side word's six bytes.
+#[inline]
+const fn byte_sum(word: u64) -> u8 {
+    (word.wrapping_mul(LANES) >> 40) as u8
 }
 
 /// The seeds a move sowed and captured, beside the position it led to.
@@ -107,11 +197,18 @@ impl Position {
     }
 
     const fn from_parts_unchecked(pits: [u8; 12], stores: [u8; 2], side: Side) -> Position {
+        let mut bytes = [0u8; 16];
+        let mut pit = 0;
+        while pit < 12 {
+            bytes[pit] = pits[pit];
+            pit += 1;
+        }
+        bytes[12] = stores[0];
+        bytes[13] = stores[1];
         let mut position = Position {
-            pits,
-            stores,
-            side,
+            cells: u128::from_le_bytes(bytes),
             key: 0,
+            side,
         };
         position.key = position.computed_key();
         position
@@ -120,19 +217,26 @@ impl Position {
     /// The seeds in each pit, `A`–`F` then `a`–`f`.
     #[inline]
     pub const fn pits(&self) -> [u8; 12] {
-        self.pits
+        let bytes = self.cells.to_le_bytes();
+        let mut pits = [0u8; 12];
+        let mut pit = 0;
+        while pit < 12 {
+            pits[pit] = bytes[pit];
+            pit += 1;
+        }
+        pits
     }
 
     /// The seeds in pit `pit` (0–11).
     #[inline]
     pub const fn seeds(&self, pit: usize) -> u8 {
-        self.pits[pit]
+        (self.cells >> (8 * pit)) as u8
     }
 
     /// The seeds in `side`'s store.
     #[inline]
     pub const fn store(&self, side: Side) -> u8 {
-        self.stores[side.index()]
+        (self.cells >> (96 + 8 * side.index())) as u8
     }
 
     /// The side to move.
@@ -141,16 +245,22 @@ impl Position {
         self.side
     }
 
+    /// `side`'s six pits as a 48-bit word, a byte a pit in sowing order.
+    #[inline]
+    const fn side_word(&self, side: Side) -> u64 {
+        (self.cells >> (48 * side.index())) as u64 & 0xffff_ffff_ffff
+    }
+
     /// The seeds on `side`'s six pits.
     #[inline]
-    pub fn seeds_on_side(&self, side: Side) -> u8 {
-        self.pits[side.pits()].iter().sum()
+    pub const fn seeds_on_side(&self, side: Side) -> u8 {
+        byte_sum(self.side_word(side))
     }
 
     /// The seeds still on the board.
     #[inline]
-    pub fn seeds_on_board(&self) -> u8 {
-        TOTAL_SEEDS - self.stores[0] - self.stores[1]
+    pub const fn seeds_on_board(&self) -> u8 {
+        TOTAL_SEEDS - self.store(Side::South) - self.store(Side::North)
     }
 
     /// The incrementally kept hash key (see [`hash`](super::hash)).
@@ -164,11 +274,11 @@ impl Position {
         let mut key = 0u64;
         let mut pit = 0;
         while pit < 12 {
-            key = key.wrapping_add((self.pits[pit] as u64).wrapping_mul(hash::PIT[pit]));
+            key = key.wrapping_add((self.seeds(pit) as u64).wrapping_mul(hash::PIT[pit]));
             pit += 1;
         }
-        key = key.wrapping_add((self.stores[0] as u64).wrapping_mul(hash::STORE[0]));
-        key = key.wrapping_add((self.stores[1] as u64).wrapping_mul(hash::STORE[1]));
+        key = key.wrapping_add((self.store(Side::South) as u64).wrapping_mul(hash::STORE[0]));
+        key = key.wrapping_add((self.store(Side::North) as u64).wrapping_mul(hash::STORE[1]));
         if let Side::North = self.side {
             key = key.wrapping_add(hash::SIDE);
         }
@@ -178,20 +288,8 @@ impl Position {
     /// Whether the stores alone end the game: one holds more than 24, or both hold 24.
     #[inline]
     pub const fn decided_by_stores(&self) -> bool {
-        self.stores[0] > HALF_SEEDS
-            || self.stores[1] > HALF_SEEDS
-            || (self.stores[0] == HALF_SEEDS && self.stores[1] == HALF_SEEDS)
-    }
-
-    /// The side to move's non-empty pits, ignoring feeding, grand slams and the end of the game.
-    #[inline]
-    fn nonempty_own_pits(&self) -> u16 {
-        let first = self.side.first_pit();
-        let mut bits = 0u16;
-        for i in 0..6 {
-            bits |= u16::from(self.pits[first + i] != 0) << (first + i);
-        }
-        bits
+        let (south, north) = (self.store(Side::South), self.store(Side::North));
+        south > HALF_SEEDS || north > HALF_SEEDS || (south == HALF_SEEDS && north == HALF_SEEDS)
     }
 
     /// The legal moves under `rule`. Empty when the game is over (a store above 24, 24–24, or
@@ -201,23 +299,21 @@ impl Position {
         if self.decided_by_stores() {
             return MoveSet::EMPTY;
         }
-        let mut bits = self.nonempty_own_pits();
-        let first = self.side.first_pit();
-        if self.seeds_on_side(self.side.opponent()) == 0 {
-            // Feeding: only moves whose seeds reach the opponent (pit i needs more than 5 - i).
-            for i in 0..6 {
-                if usize::from(self.pits[first + i]) + i < 6 {
-                    bits &= !(1 << (first + i));
-                }
-            }
-        } else if rule == GrandSlam::Forbidden {
-            for mv in MoveSet::from_bits(bits) {
+        let own = self.side_word(self.side);
+        let shift = self.side.first_pit();
+        if self.side_word(self.side.opponent()) == 0 {
+            // Feeding: only moves whose seeds reach the opponent.
+            return MoveSet::from_bits(gather((own + FEEDS) & HIGH_BITS) << shift);
+        }
+        let mut moves = MoveSet::from_bits(nonzero_bytes(own) << shift);
+        if rule == GrandSlam::Forbidden {
+            for mv in moves {
                 if self.is_grand_slam(mv) {
-                    bits &= !(1 << mv.pit());
+                    moves = moves.without(mv);
                 }
             }
         }
-        MoveSet::from_bits(bits)
+        moves
     }
 
     /// Whether `mv` (a non-empty pit of the side to move) would capture every seed on the
@@ -244,7 +340,7 @@ impl Position {
                 mv,
                 to_move: self.side,
             }
-        } else if self.pits[mv.pit()] == 0 {
+        } else if self.seeds(mv.pit()) == 0 {
             IllegalMove::EmptyPit(mv)
         } else if self.seeds_on_side(self.side.opponent()) == 0 {
             IllegalMove::DoesNotFeed(mv)
@@ -278,33 +374,17 @@ impl Position {
     /// Returns the new position and the pit the last seed fell into.
     #[inline]
     fn sow(&self, pit: usize) -> (Position, usize) {
-        let mut next = *self;
-        let seeds = next.pits[pit];
-        next.pits[pit] = 0;
-        // Every full lap drops one seed in each of the 11 other pits, then `rest` more follow.
-        let laps = seeds / 11;
-        let rest = usize::from(seeds % 11);
-        if laps > 0 {
-            for s in &mut next.pits {
-                *s += laps;
-            }
-            next.pits[pit] -= laps;
-        }
-        for k in 1..=rest {
-            next.pits[(pit + k) % 12] += 1;
-        }
-        let lapped = u64::from(laps).wrapping_mul(hash::ALL_PITS.wrapping_sub(hash::PIT[pit]));
-        next.key = next
-            .key
-            .wrapping_sub(u64::from(seeds).wrapping_mul(hash::PIT[pit]))
-            .wrapping_add(lapped)
-            .wrapping_add(hash::RUN[pit][rest]);
-        let last = if rest > 0 {
-            (pit + rest) % 12
-        } else {
-            (pit + 11) % 12
-        };
-        (next, last)
+        let seeds = usize::from(self.seeds(pit));
+        let cells = self.cells - ((seeds as u128) << (8 * pit)) + SOW[pit][seeds];
+        let key = self.key.wrapping_add(SOW_KEY[pit][seeds]);
+        (
+            Position {
+                cells,
+                key,
+                side: self.side,
+            },
+            usize::from(LAST[pit][seeds]),
+        )
     }
 
     /// The capturing run that ends at `last` after a sowing by the side to move: returns the
@@ -318,17 +398,15 @@ impl Position {
         }
         let side_start = opponent.first_pit();
         let mut first = last + 1;
-        while first > side_start && matches!(self.pits[first - 1], 2 | 3) {
+        while first > side_start && matches!(self.seeds(first - 1), 2 | 3) {
             first -= 1;
         }
         if first > last {
             return (first, false);
         }
-        let untouched = self.pits[side_start..first]
-            .iter()
-            .chain(&self.pits[last + 1..side_start + 6])
-            .all(|&s| s == 0);
-        (first, untouched)
+        // Bytes of the opponent's side word that the run covers.
+        let run = ((1u64 << (8 * (last + 1 - first))) - 1) << (8 * (first - side_start));
+        (first, self.side_word(opponent) & !run == 0)
     }
 
     /// Moves the seeds of pits `first..=last` to the store of the side to move.
@@ -337,14 +415,14 @@ impl Position {
         let store = self.side.index();
         let mut captured = 0;
         for pit in first..=last {
-            let seeds = self.pits[pit];
+            let seeds = self.seeds(pit);
             captured += seeds;
-            self.pits[pit] = 0;
             self.key = self.key.wrapping_add(
                 u64::from(seeds).wrapping_mul(hash::STORE[store].wrapping_sub(hash::PIT[pit])),
             );
         }
-        self.stores[store] += captured;
+        let run = ((1u128 << (8 * (last + 1 - first))) - 1) << (8 * first);
+        self.cells = (self.cells & !run) + (u128::from(captured) << (96 + 8 * store));
         captured
     }
 
@@ -352,8 +430,54 @@ impl Position {
     /// the game ends when a player cannot move or a position repeats.
     #[must_use]
     pub fn with_own_seeds_stored(&self) -> Position {
-        let south = self.stores[0] + self.seeds_on_side(Side::South);
-        let north = self.stores[1] + self.seeds_on_side(Side::North);
+        let south = self.store(Side::South) + self.seeds_on_side(Side::South);
+        let north = self.store(Side::North) + self.seeds_on_side(Side::North);
         Position::from_parts_unchecked([0; 12], [south, north], self.side)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A side word from six byte values.
+    fn word(bytes: [u8; 6]) -> u64 {
+        bytes.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b))
+    }
+
+    #[test]
+    fn side_word_bit_tricks_agree_with_plain_loops() {
+        let mut state = 0x1234_5678_9abc_def1u64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let bytes: [u8; 6] = std::array::from_fn(|i| ((state >> (8 * i)) % 49) as u8);
+            let w = word(bytes);
+            let nonzero = (0..6)
+                .filter(|&i| bytes[i] != 0)
+                .fold(0u16, |m, i| m | 1 << i);
+            let feeds = (0..6)
+                .filter(|&i| usize::from(bytes[i]) + i >= 6)
+                .fold(0u16, |m, i| m | 1 << i);
+            assert_eq!(nonzero_bytes(w), nonzero, "{bytes:?}");
+            assert_eq!(gather((w + FEEDS) & HIGH_BITS), feeds, "{bytes:?}");
+            let sum: u32 = bytes.iter().map(|&b| u32::from(b)).sum();
+            if sum <= 48 {
+                assert_eq!(u32::from(byte_sum(w)), sum, "{bytes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_sowing_tables_conserve_seeds() {
+        for (pit, row) in SOW.iter().enumerate() {
+            for (n, gains) in row.iter().enumerate() {
+                let bytes = gains.to_le_bytes();
+                let gained: usize = bytes.iter().map(|&b| usize::from(b)).sum();
+                assert_eq!(gained, n);
+                assert_eq!(bytes[pit], 0, "the starting pit is skipped");
+            }
+        }
     }
 }

@@ -1,0 +1,197 @@
+//! The engine's options: their `option` lines, their values, and `setoption` checking.
+
+use crate::rules::GrandSlam;
+use crate::search::Settings;
+use std::time::Duration;
+
+/// The largest `Hash` in MiB.
+pub const MAX_HASH_MIB: usize = 4096;
+/// The most `Threads`.
+pub const MAX_THREADS: usize = 64;
+/// The largest `MoveOverhead` in milliseconds.
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+/// The default `MoveOverhead` in milliseconds.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+
+/// The value of every option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// `Hash` and `Threads`.
+    pub settings: Settings,
+    /// `MoveOverhead`: time kept back per move for pipe and GUI latency.
+    pub move_overhead: Duration,
+    /// `Ponder`: whether the GUI may send `go ponder` (informative; `go ponder` always works).
+    pub ponder: bool,
+    /// `OwnBook`: accepted and remembered; there is no book yet.
+    pub own_book: bool,
+    /// `GrandSlam`: the grand-slam rule of the game.
+    pub grand_slam: GrandSlam,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            settings: Settings::default(),
+            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            ponder: false,
+            own_book: false,
+            grand_slam: GrandSlam::default(),
+        }
+    }
+}
+
+/// One accepted `setoption`, ready to apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// `Hash` in MiB.
+    Hash(usize),
+    /// `Threads`.
+    Threads(usize),
+    /// `MoveOverhead`.
+    MoveOverhead(Duration),
+    /// `Ponder`.
+    Ponder(bool),
+    /// `OwnBook`.
+    OwnBook(bool),
+    /// `GrandSlam`.
+    GrandSlam(GrandSlam),
+}
+
+impl Change {
+    /// Whether applying it touches the search's memory or threads (never during a search).
+    pub fn needs_idle_search(self) -> bool {
+        matches!(self, Change::Hash(_) | Change::Threads(_))
+    }
+}
+
+/// Why a `setoption` is refused; each variant holds the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name.
+    UnknownName(String),
+    /// The option needs a value and none was given.
+    MissingValue(String),
+    /// The value is not one the option takes.
+    BadValue(String),
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionError::UnknownName(m)
+            | OptionError::MissingValue(m)
+            | OptionError::BadValue(m) => f.write_str(m),
+        }
+    }
+}
+
+/// The names, as `uci` lists them.
+pub const NAMES: [&str; 6] = [
+    "Hash",
+    "Threads",
+    "MoveOverhead",
+    "Ponder",
+    "OwnBook",
+    "GrandSlam",
+];
+
+impl Options {
+    /// The `option name …` texts (after `option `), one per option, with the defaults.
+    pub fn describe() -> Vec<String> {
+        let defaults = Options::default();
+        let rules: Vec<String> = GrandSlam::ALL.iter().map(|r| format!("var {r}")).collect();
+        vec![
+            format!(
+                "name Hash type spin default {} min 1 max {MAX_HASH_MIB}",
+                defaults.settings.hash_mib
+            ),
+            format!(
+                "name Threads type spin default {} min 1 max {MAX_THREADS}",
+                defaults.settings.threads
+            ),
+            format!(
+                "name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+            ),
+            format!("name Ponder type check default {}", defaults.ponder),
+            format!("name OwnBook type check default {}", defaults.own_book),
+            format!(
+                "name GrandSlam type combo default {} {}",
+                defaults.grand_slam,
+                rules.join(" ")
+            ),
+        ]
+    }
+
+    /// Reads `setoption name <name> value <value>` into a change, or says what is wrong.
+    /// Names are matched ignoring ASCII case; values are range-checked.
+    pub fn read(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
+        let Some(canonical) = NAMES.iter().find(|n| n.eq_ignore_ascii_case(name)) else {
+            return Err(OptionError::UnknownName(format!(
+                "unknown option '{}' (options: {})",
+                name.escape_debug(),
+                NAMES.join(", ")
+            )));
+        };
+        let Some(value) = value else {
+            return Err(OptionError::MissingValue(format!(
+                "option {canonical} needs a value ('value <v>')"
+            )));
+        };
+        Self::read_value(canonical, value).map_err(OptionError::BadValue)
+    }
+
+    fn read_value(canonical: &str, value: &str) -> Result<Change, String> {
+        Ok(match canonical {
+            "Hash" => Change::Hash(spin(canonical, value, 1, MAX_HASH_MIB as u64)? as usize),
+            "Threads" => Change::Threads(spin(canonical, value, 1, MAX_THREADS as u64)? as usize),
+            "MoveOverhead" => Change::MoveOverhead(Duration::from_millis(spin(
+                canonical,
+                value,
+                0,
+                MAX_MOVE_OVERHEAD_MS,
+            )?)),
+            "Ponder" => Change::Ponder(check(canonical, value)?),
+            "OwnBook" => Change::OwnBook(check(canonical, value)?),
+            _ => Change::GrandSlam(
+                value
+                    .parse()
+                    .map_err(|e| format!("option {canonical}: {e}"))?,
+            ),
+        })
+    }
+
+    /// Applies a change read by [`Options::read`].
+    pub fn apply(&mut self, change: Change) {
+        match change {
+            Change::Hash(mib) => self.settings.hash_mib = mib,
+            Change::Threads(n) => self.settings.threads = n,
+            Change::MoveOverhead(d) => self.move_overhead = d,
+            Change::Ponder(on) => self.ponder = on,
+            Change::OwnBook(on) => self.own_book = on,
+            Change::GrandSlam(rule) => self.grand_slam = rule,
+        }
+    }
+}
+
+fn spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+    match value.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "option {name} must be a whole number from {min} to {max}, not '{}'",
+            value.escape_debug()
+        )),
+    }
+}
+
+fn check(name: &str, value: &str) -> Result<bool, String> {
+    if value.eq_ignore_ascii_case("true") {
+        Ok(true)
+    } else if value.eq_ignore_ascii_case("false") {
+        Ok(false)
+    } else {
+        Err(format!(
+            "option {name} must be true or false, not '{}'",
+            value.escape_debug()
+        ))
+    }
+}

@@ -1,0 +1,360 @@
+//! The session: the game, the options and the running search; it executes commands and answers.
+//!
+//! Every rejected line gets exactly one `info string error: …` and leaves the session as it was.
+
+use super::command::{At, Command, Go, PositionCommand, Query, SetOption, Start};
+use super::engine::{Engine, Event, Job};
+use super::options::{Change, OptionError, Options};
+use super::parse::parse_command;
+use super::response::{Output, Response};
+use crate::rules::{Game, GrandSlam, Position, Side, notation};
+use crate::search::{Clock, Control, Limits};
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+/// Whether the session goes on after an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep reading.
+    Continue,
+    /// `quit` or end of input: call [`Session::finish`] and exit.
+    Quit,
+}
+
+/// The search in progress.
+#[derive(Debug)]
+struct Running {
+    generation: u64,
+    control: Arc<Control>,
+}
+
+/// The protocol state machine.
+#[derive(Debug)]
+pub struct Session<E: Engine> {
+    engine: E,
+    output: Output,
+    events: Sender<Event>,
+    options: Options,
+    game: Game,
+    running: Option<Running>,
+    generation: u64,
+}
+
+impl<E: Engine> Session<E> {
+    /// A session at the start position with default options; searches report their end on
+    /// `events`, the channel the caller reads events from.
+    pub fn new(engine: E, output: Output, events: Sender<Event>) -> Session<E> {
+        let options = Options::default();
+        Session {
+            engine,
+            output,
+            events,
+            game: Game::new(Position::start(), options.grand_slam),
+            options,
+            running: None,
+            generation: 0,
+        }
+    }
+
+    /// The game as set by `position` (the current position last).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The option values.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Whether a search is running (its `bestmove` not yet reported).
+    pub fn is_searching(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Handles one event.
+    pub fn handle(&mut self, event: Event) -> Flow {
+        match event {
+            Event::Line(line) => self.line(&line),
+            Event::NotText(offset) => {
+                self.reject(
+                    "(not text)",
+                    format!("the line is not UTF-8 text (byte {})", offset + 1),
+                );
+                Flow::Continue
+            }
+            Event::End => {
+                log::debug!("end of input");
+                Flow::Quit
+            }
+            Event::SearchDone(generation) => {
+                match &self.running {
+                    Some(running) if running.generation == generation => {
+                        self.engine.join();
+                        self.running = None;
+                    }
+                    _ => log::debug!("ignoring the end of search {generation}"),
+                }
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Stops the running search and waits for its `bestmove` (at `quit` or end of input).
+    pub fn finish(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.control.stop();
+        }
+        self.engine.join();
+    }
+
+    fn line(&mut self, line: &str) -> Flow {
+        log::debug!("> {line}");
+        if line.trim().is_empty() {
+            return Flow::Continue;
+        }
+        let command = match parse_command(line) {
+            Ok(command) => command,
+            Err(e) => {
+                self.reject(line, e.to_string());
+                return Flow::Continue;
+            }
+        };
+        match self.execute(command) {
+            Ok(flow) => flow,
+            Err(message) => {
+                self.reject(line, message);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn reject(&self, line: &str, message: String) {
+        log::warn!("rejected '{}': {message}", line.escape_debug());
+        self.output.send(&Response::Error(message));
+    }
+
+    fn send(&self, response: Response) {
+        self.output.send(&response);
+    }
+
+    fn execute(&mut self, command: Command) -> Result<Flow, String> {
+        match command {
+            Command::Uci => self.uci(),
+            Command::IsReady => self.send(Response::ReadyOk),
+            Command::UciNewGame => self.new_game()?,
+            Command::SetOption(set) => self.set_option(set)?,
+            Command::Position(position) => self.position(position)?,
+            Command::Go(go) => self.go(go)?,
+            Command::Stop => self.with_running(|control| control.stop()),
+            Command::PonderHit => self.with_running(|control| control.ponderhit()),
+            Command::Quit => return Ok(Flow::Quit),
+            Command::Display => self.display(),
+            Command::Perft(depth) => self.perft(depth)?,
+            Command::Query(query) => self.query(query),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn idle(&self, command: &str) -> Result<(), String> {
+        match self.running {
+            Some(_) => Err(format!(
+                "{command} while a search is running (send stop and wait for its bestmove first) (column 1)"
+            )),
+            None => Ok(()),
+        }
+    }
+
+    fn with_running(&self, act: impl FnOnce(&Control)) {
+        match &self.running {
+            Some(running) => act(&running.control),
+            None => log::debug!("no search to stop or ponderhit; ignored"),
+        }
+    }
+
+    fn uci(&self) {
+        self.send(Response::IdName);
+        self.send(Response::IdAuthor);
+        for option in Options::describe() {
+            self.send(Response::Option(option));
+        }
+        self.send(Response::UciOk);
+    }
+
+    fn new_game(&mut self) -> Result<(), String> {
+        self.idle("ucinewgame")?;
+        self.engine.clear();
+        self.game = Game::new(Position::start(), self.options.grand_slam);
+        Ok(())
+    }
+
+    fn set_option(&mut self, set: SetOption) -> Result<(), String> {
+        let value = set.value.as_ref();
+        let change =
+            Options::read(&set.name.value, value.map(|v| v.value.as_str())).map_err(|e| {
+                let column = match e {
+                    OptionError::UnknownName(_) => set.name.column,
+                    OptionError::MissingValue(_) => {
+                        set.name.column + set.name.value.chars().count()
+                    }
+                    OptionError::BadValue(_) => value.map_or(set.name.column, |v| v.column),
+                };
+                format!("{e} (column {column})")
+            })?;
+        if change.needs_idle_search() {
+            self.idle(&format!("setoption {}", set.name.value))?;
+        }
+        if let Change::GrandSlam(rule) = change {
+            let column = value.map_or(0, |v| v.column);
+            self.game = replay(&self.game, rule).map_err(|e| format!("{e} (column {column})"))?;
+        }
+        self.options.apply(change);
+        if change.needs_idle_search() {
+            self.engine.configure(self.options.settings);
+        }
+        Ok(())
+    }
+
+    fn position(&mut self, command: PositionCommand) -> Result<(), String> {
+        let start = match command.start {
+            Start::StartPos => Position::start(),
+            Start::Diagram(position) => position,
+        };
+        let mut game = Game::new(start, self.options.grand_slam);
+        for (i, mv) in command.moves.iter().enumerate() {
+            game.play(mv.value).map_err(|e| {
+                format!(
+                    "move {} '{}' (column {}) cannot be played: {e}",
+                    i + 1,
+                    mv.value,
+                    mv.column
+                )
+            })?;
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    fn go(&mut self, go: Go) -> Result<(), String> {
+        self.idle("go")?;
+        if let Some(outcome) = self.game.outcome() {
+            self.send(Response::GameOver(outcome));
+            self.send(Response::BestMove {
+                best: None,
+                ponder: None,
+            });
+            return Ok(());
+        }
+        let legal = self.game.legal_moves();
+        if let Some(At { value, column }) = go.searchmoves.iter().find(|m| !legal.contains(m.value))
+        {
+            return Err(format!(
+                "searchmoves: '{value}' (column {column}) is not a legal move here (legal: {legal})"
+            ));
+        }
+        let limits = self.limits(&go);
+        self.generation += 1;
+        let control = Arc::new(Control::new(go.ponder));
+        self.running = Some(Running {
+            generation: self.generation,
+            control: Arc::clone(&control),
+        });
+        let job = Job {
+            generation: self.generation,
+            game: self.game.clone(),
+            limits,
+            control,
+        };
+        self.engine.start(job, &self.output, &self.events);
+        Ok(())
+    }
+
+    fn limits(&self, go: &Go) -> Limits {
+        let (time, increment) = match self.game.position().side_to_move() {
+            Side::South => (go.south_time, go.south_increment),
+            Side::North => (go.north_time, go.north_increment),
+        };
+        Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            movetime: go.movetime.map(millis),
+            clock: time.map(|t| Clock {
+                remaining: millis(t),
+                increment: millis(increment.unwrap_or(0)),
+                moves_to_go: go.moves_to_go,
+            }),
+            infinite: go.infinite,
+            searchmoves: go.searchmoves.iter().map(|m| m.value).collect(),
+            overhead: self.options.move_overhead,
+        }
+    }
+
+    fn display(&self) {
+        let position = self.game.position();
+        for line in notation::board(position).lines() {
+            self.send(Response::Text(line.to_string()));
+        }
+        let legal = self.game.legal_moves();
+        let legal = if legal.is_empty() {
+            "none".to_string()
+        } else {
+            legal.to_string()
+        };
+        self.send(Response::Text(format!("diagram {position}")));
+        self.send(Response::Text(format!(
+            "side to move {}",
+            position.side_to_move()
+        )));
+        self.send(Response::Text(format!("legal moves {legal}")));
+        self.send(Response::Text(format!("grand slam {}", self.game.rule())));
+        if let Some(outcome) = self.game.outcome() {
+            self.send(Response::Text(format!("game over: {outcome}")));
+        }
+    }
+
+    fn perft(&mut self, depth: u32) -> Result<(), String> {
+        self.idle("perft")?;
+        for line in self
+            .engine
+            .perft(self.game.position(), depth, self.game.rule())
+        {
+            self.send(Response::Text(line));
+        }
+        Ok(())
+    }
+
+    fn query(&self, query: Query) {
+        let outcome = self.game.outcome();
+        let answer = match query {
+            Query::GameOver => yes_no(outcome.is_some()),
+            Query::P1Turn => yes_no(self.game.position().side_to_move() == Side::South),
+            Query::Result => match outcome.map(|o| o.winner()) {
+                None => "none",
+                Some(Some(Side::South)) => "p1win",
+                Some(Some(Side::North)) => "p2win",
+                Some(None) => "draw",
+            },
+        };
+        self.send(Response::Answer(answer));
+    }
+}
+
+fn yes_no(yes: bool) -> &'static str {
+    if yes { "true" } else { "false" }
+}
+
+/// A time in milliseconds from `go`; zero or negative means none left.
+fn millis(ms: i64) -> Duration {
+    Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+}
+
+/// The same game played under another grand-slam rule, or why a move cannot be replayed.
+fn replay(game: &Game, rule: GrandSlam) -> Result<Game, String> {
+    let mut replayed = Game::new(*game.start(), rule);
+    for (i, &mv) in game.moves().iter().enumerate() {
+        replayed.play(mv).map_err(|e| {
+            format!("GrandSlam {rule} does not fit the current game: its move {} '{mv}' cannot be played: {e}", i + 1)
+        })?;
+    }
+    Ok(replayed)
+}

@@ -1,0 +1,93 @@
+//! The command line: help, version, perft output and its errors.
+
+use std::process::{Command, Output};
+
+fn krou(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_krou"))
+        .args(args)
+        .output()
+        .expect("krou runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn help_lists_the_subcommands() {
+    let output = krou(&["--help"]);
+    assert!(output.status.success());
+    assert!(stdout(&output).contains("perft"));
+}
+
+#[test]
+fn version_prints_the_crate_version() {
+    let output = krou(&["--version"]);
+    assert!(output.status.success());
+    assert!(stdout(&output).contains(env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn perft_prints_one_line_per_move_then_the_totals() {
+    let output = krou(&["perft", "4"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 7);
+    let per_move: u64 = lines[..6]
+        .iter()
+        .map(|l| {
+            l.split(": ")
+                .nth(1)
+                .and_then(|n| n.parse::<u64>().ok())
+                .expect("count")
+        })
+        .sum();
+    assert_eq!(per_move, 1014);
+    let last: Vec<&str> = lines[6].split(' ').collect();
+    assert_eq!(&last[..2], ["nodes", "1014"]);
+    assert_eq!((last[2], last[4]), ("time", "nps"));
+    assert!(last[3].parse::<u64>().is_ok() && last[5].parse::<u64>().is_ok());
+}
+
+#[test]
+fn perft_takes_a_position_and_a_grand_slam_rule() {
+    let args = [
+        "perft",
+        "1",
+        "--position",
+        "0-0-0-1-0-2-1-1-0-0-0-0-22-21-S",
+    ];
+    let default = stdout(&krou(&args));
+    assert!(default.starts_with("D: 1\nF: 1\nnodes 2 "), "{default}");
+    let forbidden = stdout(&krou(&[&args[..], &["--grand-slam", "forbidden"]].concat()));
+    assert!(forbidden.starts_with("D: 1\nnodes 1 "), "{forbidden}");
+}
+
+#[test]
+fn perft_of_a_finished_game_has_no_moves() {
+    let output = krou(&[
+        "perft",
+        "3",
+        "--position",
+        "0-0-0-0-0-0-0-0-0-0-0-0-24-24-S",
+    ]);
+    assert!(output.status.success());
+    assert!(stdout(&output).starts_with("nodes 0 "));
+}
+
+#[test]
+fn a_bad_diagram_is_refused_with_a_clear_error() {
+    let output = krou(&["perft", "2", "--position", "4-4-4-4-4-4-4-4-4-4-4-3-0-0-S"]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("add up to 47 seeds, not 48"), "{err}");
+    assert!(stdout(&output).is_empty());
+}
+
+#[test]
+fn a_bad_grand_slam_rule_is_refused() {
+    let output = krou(&["perft", "2", "--grand-slam", "sometimes"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown grand-slam rule"));
+}

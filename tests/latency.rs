@@ -1,0 +1,134 @@
+//! Latency benchmarks of the protocol (ignored by default; they print figures, they assert
+//! nothing about speed). Run them with `scripts/latency` or
+//! `cargo test --test latency -- --ignored --nocapture`.
+//!
+//! - `readyok` while a search runs: time from sending `isready` to reading `readyok`.
+//! - `bestmove` after `stop`: from sending `stop` during `go infinite` to reading `bestmove`.
+//! - exit after `quit` and after the end of input, both during `go infinite`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long a search runs before it is interrupted.
+const SEARCHING: Duration = Duration::from_millis(100);
+
+struct Engine {
+    child: Child,
+    input: Option<ChildStdin>,
+    output: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_krou"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("krou starts");
+        let input = child.stdin.take();
+        let output = BufReader::new(child.stdout.take().expect("piped stdout"));
+        Engine {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let input = self.input.as_mut().expect("input open");
+        writeln!(input, "{line}").expect("engine reads");
+        input.flush().expect("engine reads");
+    }
+
+    /// Reads lines until one starts with `prefix`.
+    fn wait_for(&mut self, prefix: &str) {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = self.output.read_line(&mut line).expect("engine writes");
+            assert!(n > 0, "the engine closed its output before '{prefix}'");
+            if line.starts_with(prefix) {
+                return;
+            }
+        }
+    }
+
+    /// Starts `go infinite` and lets it run a moment.
+    fn search(&mut self) {
+        self.send("go infinite");
+        std::thread::sleep(SEARCHING);
+    }
+
+    fn wait_exit(&mut self) {
+        let status = self.child.wait().expect("engine exits");
+        assert!(status.success(), "exit status {status}");
+    }
+}
+
+fn report(what: &str, mut samples: Vec<Duration>) {
+    samples.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "{what:<28} n={:<3} min {:.3} ms  median {:.3} ms  max {:.3} ms",
+        samples.len(),
+        ms(samples[0]),
+        ms(samples[samples.len() / 2]),
+        ms(samples[samples.len() - 1])
+    );
+}
+
+#[test]
+#[ignore = "a benchmark: run with --ignored --nocapture"]
+fn latency() {
+    let mut engine = Engine::start();
+    engine.search();
+    let readyok = (0..100)
+        .map(|_| {
+            let sent = Instant::now();
+            engine.send("isready");
+            engine.wait_for("readyok");
+            let took = sent.elapsed();
+            std::thread::sleep(Duration::from_millis(5));
+            took
+        })
+        .collect();
+    report("readyok during a search", readyok);
+    engine.send("stop");
+    engine.wait_for("bestmove");
+
+    let bestmove = (0..30)
+        .map(|_| {
+            engine.search();
+            let sent = Instant::now();
+            engine.send("stop");
+            engine.wait_for("bestmove");
+            sent.elapsed()
+        })
+        .collect();
+    report("bestmove after stop", bestmove);
+    engine.send("quit");
+    engine.wait_exit();
+
+    for (what, by_quit) in [
+        ("exit after quit", true),
+        ("exit after end of input", false),
+    ] {
+        let exits = (0..15)
+            .map(|_| {
+                let mut engine = Engine::start();
+                engine.search();
+                let sent = Instant::now();
+                if by_quit {
+                    engine.send("quit");
+                } else {
+                    engine.input = None;
+                }
+                engine.wait_exit();
+                sent.elapsed()
+            })
+            .collect();
+        report(what, exits);
+    }
+}

@@ -1,0 +1,110 @@
+//! Replays every `tests/transcripts/*.txt` against the real `krou` binary (see protocol.md for
+//! the transcript format). The transcripts run in parallel; each one is its own engine process.
+
+use krou::protocol::replay::replay;
+use krou::protocol::transcript::{Step, Transcript};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// Longest wait for one expected line or the exit; the Aualé GUI itself waits 8 seconds.
+const TIMEOUT: Duration = Duration::from_secs(8);
+
+fn transcripts() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the transcripts directory is readable")
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn engine() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_krou"));
+    command.stderr(Stdio::null()).env_remove("RUST_LOG");
+    command
+}
+
+#[test]
+fn every_transcript_replays_against_the_binary() {
+    let files = transcripts();
+    assert!(
+        files.len() >= 8,
+        "expected the transcripts, found {files:?}"
+    );
+    let runs: Vec<_> = files
+        .into_iter()
+        .map(|path| {
+            std::thread::spawn(move || {
+                let text = std::fs::read_to_string(&path).expect("a transcript is readable");
+                let result = text
+                    .parse::<Transcript>()
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| replay(&t, engine(), TIMEOUT).map_err(|e| e.to_string()));
+                (path, result)
+            })
+        })
+        .collect();
+    let failures: Vec<String> = runs
+        .into_iter()
+        .map(|run| run.join().expect("a replay thread finishes"))
+        .filter_map(|(path, result)| result.err().map(|e| format!("{}: {e}", path.display())))
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "failed transcripts:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_auale_dialogue_is_sent_verbatim() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts/auale-dialogue.txt");
+    let transcript: Transcript = std::fs::read_to_string(path)
+        .expect("the Aualé transcript is readable")
+        .parse()
+        .expect("the Aualé transcript is well formed");
+    let sent: Vec<&str> = transcript
+        .steps
+        .iter()
+        .filter_map(|(_, step)| match step {
+            Step::Send(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        sent,
+        [
+            "uci",
+            "setoption name OwnBook value true",
+            "ucinewgame",
+            "isready",
+            "position startpos moves FbAf",
+            "go depth 16 movetime 2400",
+            "position fen 0-6-6-6-0-2-0-2-8-8-7-1-0-2-S moves DcCdBe",
+            "go depth 16 movetime 2400",
+            "go movetime 3600",
+            "go ponder",
+            "stop",
+            "quit",
+        ]
+    );
+}
+
+#[test]
+fn a_wrong_expectation_fails_the_replay() {
+    let transcript: Transcript = "> isready\n< readyokay\n".parse().expect("well formed");
+    let failure = replay(&transcript, engine(), TIMEOUT).expect_err("readyok is not readyokay");
+    assert_eq!(failure.line, 2);
+    assert!(failure.message.contains("got 'readyok'"), "{failure}");
+}
+
+#[test]
+fn unexpected_output_at_the_end_fails_the_replay() {
+    let transcript: Transcript = "> isready\n".parse().expect("well formed");
+    let failure = replay(&transcript, engine(), TIMEOUT).expect_err("readyok was not expected");
+    assert!(failure.message.contains("readyok"), "{failure}");
+}
