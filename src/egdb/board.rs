@@ -114,7 +114,9 @@ mod tests {
     #[test]
     fn parents_are_exactly_the_boards_with_a_quiet_move_here() {
         for rule in GrandSlam::ALL {
-            for seeds in [3u8, 5, 12] {
+            // 12 seeds give laps past the starting pit; one rule is enough for those.
+            let lapping = if rule == GrandSlam::NoCapture { 12 } else { 11 };
+            for seeds in [3u8, 5, lapping] {
                 let step = (board_count(seeds) / 5_000).max(1) as usize;
                 let mut from_children = vec![Vec::new(); board_count(seeds) as usize];
                 for i in 0..board_count(seeds) as u32 {

@@ -78,7 +78,6 @@ pub fn run(command: EgdbCommand) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             log::error!("{message}");
-            eprintln!("krou egdb: {message}");
             ExitCode::FAILURE
         }
     }
@@ -118,13 +117,14 @@ fn show_progress(p: Progress, layer_start: &Mutex<Instant>) {
     let filled = (p.done * width / p.total.max(1)) as usize;
     let mut err = std::io::stderr().lock();
     let _ = if p.done == p.total {
+        let cpu = cpu_seconds().map_or(String::new(), |s| format!(", CPU so far {s:.1} s"));
         writeln!(
             err,
-            "\r{:2} seeds: {:>13} boards in {secs:8.2} s{:width$}",
+            "\r{:2} seeds: {:>11} boards in {secs:8.2} s{cpu}{:width$}",
             p.seeds,
             board_count(p.seeds),
             "",
-            width = 20
+            width = 10
         )
     } else {
         write!(
@@ -140,6 +140,18 @@ fn show_progress(p: Progress, layer_start: &Mutex<Instant>) {
     let _ = err.flush();
 }
 
+/// CPU time used by this process so far (all threads), where `/proc` tells it (Linux, at the
+/// usual 100 ticks a second).
+fn cpu_seconds() -> Option<f64> {
+    const TICKS_PER_SECOND: f64 = 100.0;
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after_name = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let user: f64 = fields.get(11)?.parse().ok()?;
+    let system: f64 = fields.get(12)?.parse().ok()?;
+    Some((user + system) / TICKS_PER_SECOND)
+}
+
 fn probe(position: &Position, dir: PathBuf, rule: GrandSlam) -> Result<(), String> {
     let seeds = position.seeds_on_board();
     let (mut tables, refused) = Tables::load(&dir, rule, seeds);
@@ -151,6 +163,12 @@ fn probe(position: &Position, dir: PathBuf, rule: GrandSlam) -> Result<(), Strin
         while tables.max_seeds().is_none_or(|m| m < seeds) {
             tables.build_next(threads, &|_| {});
         }
+    }
+    if seeds > super::MAX_SEEDS {
+        return Err(format!(
+            "{seeds} seeds on the board; tables cover at most {} seeds",
+            super::MAX_SEEDS
+        ));
     }
     let bounds = tables.probe(position).ok_or_else(|| {
         format!(
@@ -176,7 +194,11 @@ fn probe(position: &Position, dir: PathBuf, rule: GrandSlam) -> Result<(), Strin
         .filter(|m| m.bounds.lo == bounds.lo)
         .map(|m| m.mv.to_string())
         .collect();
-    line(&mut out, format!("best {}", best.join(" ")))?;
+    if best.is_empty() {
+        line(&mut out, "best none: the game is over".to_string())?;
+    } else {
+        line(&mut out, format!("best {}", best.join(" ")))?;
+    }
     for m in &moves {
         let kind = if m.captured > 0 { "capture" } else { "quiet" };
         line(&mut out, format!("move {} {} {kind}", m.mv, m.bounds))?;
