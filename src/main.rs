@@ -36,6 +36,11 @@ enum Command {
         #[arg(default_value_t = krou::search::BENCH_DEPTH)]
         depth: u32,
     },
+    /// Endgame tables: build them, probe a position.
+    Egdb {
+        #[command(subcommand)]
+        command: krou::egdb::EgdbCommand,
+    },
     /// Replay protocol transcripts against an engine command (see protocol.md).
     Replay(krou::protocol::replay::Args),
     /// Play an engine-against-engine match with clocks, statistics and game records.
@@ -68,5 +73,6 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Match(args)) => krou::referee::main(*args),
+        Some(Command::Egdb { command }) => krou::egdb::run(command),
     }
 }
