@@ -66,18 +66,19 @@ impl fmt::Display for Response {
     }
 }
 
-/// `info depth N seldepth N time N nodes N nps N hashfull N score cp N pv CbAaEb`.
+/// `info depth N seldepth N time N nodes N nps N hashfull N tbhits N score cp N pv CbAaEb`.
 fn write_info(f: &mut fmt::Formatter<'_>, info: &Info) -> fmt::Result {
     let micros = info.time.as_micros().max(1);
     let nps = u128::from(info.nodes) * 1_000_000 / micros;
     write!(
         f,
-        "info depth {} seldepth {} time {} nodes {} nps {nps} hashfull {} score {}",
+        "info depth {} seldepth {} time {} nodes {} nps {nps} hashfull {} tbhits {} score {}",
         info.depth,
         info.seldepth,
         info.time.as_millis(),
         info.nodes,
         info.hashfull,
+        info.tbhits,
         info.score
     )?;
     if !info.pv.is_empty() {

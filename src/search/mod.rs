@@ -20,7 +20,9 @@ pub use features::Features;
 pub use limits::{Clock, Control, Limits};
 pub use score::Score;
 
+use crate::egdb::Tables;
 use crate::rules::{Game, Move, MoveSet, Position};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use table::Table;
@@ -51,6 +53,8 @@ pub struct Info {
     pub pv: Vec<Move>,
     /// Hash table use in permille.
     pub hashfull: u32,
+    /// Endgame table probes that settled or bounded a node.
+    pub tbhits: u64,
 }
 
 /// What a search found.
@@ -85,6 +89,7 @@ pub struct Searcher {
     settings: Settings,
     features: Features,
     table: Table,
+    tables: Option<Arc<Tables>>,
 }
 
 impl Default for Searcher {
@@ -108,7 +113,19 @@ impl Searcher {
             settings,
             features: Features::default(),
             table: Table::new(settings.hash_mib),
+            tables: None,
         }
+    }
+
+    /// Hands the searcher endgame tables (or takes them away with `None`); never call
+    /// mid-search. Tables for another grand-slam rule than a game's are not used in its search.
+    pub fn set_tables(&mut self, tables: Option<Arc<Tables>>) {
+        self.tables = tables;
+    }
+
+    /// The endgame tables in use, if any.
+    pub fn tables(&self) -> Option<&Arc<Tables>> {
+        self.tables.as_ref()
     }
 
     /// Switches optional search features on or off (for matches that measure them).
@@ -160,6 +177,11 @@ impl Searcher {
             control,
             abort: AtomicBool::new(false),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            tbhits: AtomicU64::new(0),
+            tables: self
+                .tables
+                .as_deref()
+                .filter(|t| t.rule() == game.rule() && t.max_seeds().is_some()),
             rule: game.rule(),
             features: self.features,
         };
@@ -182,6 +204,7 @@ impl Searcher {
                     let mut helper = Worker::new(id, shared, None, history, moves);
                     helper.iterate(&root, max_depth, &mut |_, _| true);
                     shared.nodes[id].store(helper.nodes(), Ordering::Relaxed);
+                    helper.flush_tbhits();
                 });
             }
             let mut main = Worker::new(0, &shared, Some(duties), history, moves);
@@ -194,14 +217,17 @@ impl Searcher {
                 score: value::to_score(it.value),
                 pv: it.pv.clone(),
                 hashfull: shared.table.hashfull(),
+                tbhits: shared.tbhits.load(Ordering::Relaxed),
             };
             let last = main.iterate(&root, max_depth, &mut |worker, it| {
                 shared.nodes[0].store(worker.nodes(), Ordering::Relaxed);
+                worker.flush_tbhits();
                 reported = shared.total_nodes();
                 report(&info(it, reported));
                 go_on(worker, it, limits, control)
             });
             shared.nodes[0].store(main.nodes(), Ordering::Relaxed);
+            main.flush_tbhits();
             // An iteration cut short still counts: report the nodes it searched.
             if main.nodes() > reported && threads == 1 {
                 report(&info(&last, main.nodes()));

@@ -8,6 +8,7 @@ use super::table::{Bound, Table};
 use super::time::TimeManager;
 use super::value::{self, INFINITY, MAX_PLY};
 use super::{Control, Features};
+use crate::egdb::Tables;
 use crate::rules::{GrandSlam, Move, MoveSet, Position, Side};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -36,6 +37,10 @@ pub struct Shared<'a> {
     pub abort: AtomicBool,
     /// Nodes searched by each thread (updated at every poll, exact at the end).
     pub nodes: Vec<AtomicU64>,
+    /// Endgame table hits of all threads (each adds its own at the end of an iteration).
+    pub tbhits: AtomicU64,
+    /// Endgame tables for the rule in force, if any.
+    pub tables: Option<&'a Tables>,
     /// The grand-slam rule in force.
     pub rule: GrandSlam,
     /// Optional features in force.
@@ -81,6 +86,10 @@ pub struct Worker<'s, 'a> {
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     nodes: u64,
+    /// Endgame table hits not yet added to the shared count.
+    tbhits: u64,
+    /// The largest seed count on the board the tables cover (0 without tables).
+    table_seeds: u8,
     seldepth: usize,
     /// Aborts are ignored until the first iteration is complete: there is always a move.
     may_abort: bool,
@@ -110,6 +119,8 @@ impl<'s, 'a> Worker<'s, 'a> {
             pv: vec![[FILLER; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             nodes: 0,
+            tbhits: 0,
+            table_seeds: shared.tables.and_then(Tables::max_seeds).unwrap_or(0),
             seldepth: 0,
             may_abort: false,
             stopped: false,
@@ -119,6 +130,12 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// Nodes this worker searched.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Adds this worker's endgame table hits to the shared count.
+    pub fn flush_tbhits(&mut self) {
+        self.shared.tbhits.fetch_add(self.tbhits, Ordering::Relaxed);
+        self.tbhits = 0;
     }
 
     /// The main thread's time manager, if this is the main thread.
@@ -253,12 +270,41 @@ impl<'s, 'a> Worker<'s, 'a> {
             moves = MoveSet::from_bits(moves.bits() & self.root_moves.bits());
         }
 
-        // 3. The horizon.
-        if depth <= 0 || ply >= MAX_PLY - 1 {
-            return evaluate(position);
+        // 3. The endgame tables, where their bounds are proven: the node follows a capture, so
+        //    no earlier position since the last capture can end the game first by repetition.
+        //    (The root is always searched, for its move.)
+        let mut proven_range = None;
+        if ply > 0 && boundary == self.keys.len() && position.seeds_on_board() <= self.table_seeds {
+            if let Some(bounds) = self.shared.tables.and_then(|t| t.probe(position)) {
+                let stores = store_margin(position, us);
+                let (lo, hi) = (stores + i32::from(bounds.lo), stores + i32::from(bounds.hi));
+                let settled = if lo > 0 || hi < 0 || lo == hi {
+                    Some(value::game_end(lo.max(hi.min(0)), ply))
+                } else if lo == 0 && beta <= 0 {
+                    Some(0)
+                } else if hi == 0 && alpha >= 0 {
+                    Some(0)
+                } else {
+                    None
+                };
+                self.tbhits += 1;
+                if let Some(v) = settled {
+                    return v;
+                }
+                proven_range = Some((lo, hi));
+            }
         }
 
-        // 4. The transposition table.
+        // 4. The horizon (an estimate kept within the tables' proven range).
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            let estimate = evaluate(position);
+            return match proven_range {
+                Some((lo, hi)) => estimate.clamp(100 * lo, 100 * hi),
+                None => estimate,
+            };
+        }
+
+        // 5. The transposition table.
         let pv_node = beta - alpha > 1;
         let hit = self.shared.table.probe(key);
         let hash_move = hit.and_then(|h| h.best).filter(|&m| moves.contains(m));
@@ -274,7 +320,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             }
         }
 
-        // 5. The children, best first, with principal-variation search.
+        // 6. The children, best first, with principal-variation search.
         let learned = self.shared.features.killers_and_history;
         let (children, count) = self
             .order
@@ -343,7 +389,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         self.keys.pop();
 
-        // 6. Remember the result.
+        // 7. Remember the result.
         let bound = if best_value >= beta {
             Bound::Lower
         } else if best_value > original_alpha {
