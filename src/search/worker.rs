@@ -280,9 +280,8 @@ impl<'s, 'a> Worker<'s, 'a> {
                 let (lo, hi) = (stores + i32::from(bounds.lo), stores + i32::from(bounds.hi));
                 let settled = if lo > 0 || hi < 0 || lo == hi {
                     Some(value::game_end(lo.max(hi.min(0)), ply))
-                } else if lo == 0 && beta <= 0 {
-                    Some(0)
-                } else if hi == 0 && alpha >= 0 {
+                } else if (lo == 0 && beta <= 0) || (hi == 0 && alpha >= 0) {
+                    // At least (at most) a draw, and the window asks no more (less).
                     Some(0)
                 } else {
                     None
