@@ -2,6 +2,7 @@
 //! answering `isready`, `stop`, `ponderhit` and `quit`, and perft.
 
 use super::response::{Output, Response};
+use crate::egdb::Tables;
 use crate::rules::{Game, GrandSlam, Position, perft_report};
 use crate::search::{Control, Found, Limits, Searcher, Settings};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -47,6 +48,9 @@ pub trait Engine {
     fn configure(&mut self, settings: Settings);
     /// Forgets everything learned (only called when no search runs).
     fn clear(&mut self);
+    /// Hands the searcher endgame tables (only called when no search runs); by default the
+    /// engine has no use for them.
+    fn set_tables(&mut self, _tables: Option<Arc<Tables>>) {}
     /// Starts a search (only called when no search runs).
     fn start(&mut self, job: Job, output: &Output, events: &Sender<Event>);
     /// Waits until the running search, if any, has printed its `bestmove`.
@@ -91,6 +95,10 @@ impl Engine for ThreadEngine {
 
     fn clear(&mut self) {
         self.searcher().clear();
+    }
+
+    fn set_tables(&mut self, tables: Option<Arc<Tables>>) {
+        self.searcher().set_tables(tables);
     }
 
     fn start(&mut self, job: Job, output: &Output, events: &Sender<Event>) {
@@ -153,7 +161,9 @@ fn run(
         Ok(found) => found,
         Err(_) => {
             log::error!("the search failed; playing the first legal move");
+            let tables = searcher.tables().cloned();
             searcher = Searcher::new(settings);
+            searcher.set_tables(tables);
             Found {
                 best: game.legal_moves().next(),
                 ponder: None,

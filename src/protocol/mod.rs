@@ -18,6 +18,7 @@ pub mod parse;
 pub mod replay;
 pub mod response;
 pub mod session;
+pub mod tablebase;
 pub mod transcript;
 
 pub use command::Command;
@@ -43,6 +44,7 @@ pub fn run() -> ExitCode {
     }
     let engine = ThreadEngine::new(options::Options::default().settings);
     let mut session = Session::new(engine, Output::stdout(), events);
+    session.start_tables();
     while let Ok(event) = inbox.recv() {
         if session.handle(event) == Flow::Quit {
             break;

@@ -86,14 +86,18 @@ impl std::fmt::Display for OptionError {
 }
 
 /// The names, as `uci` lists them.
-pub const NAMES: [&str; 6] = [
+pub const NAMES: [&str; 7] = [
     "Hash",
     "Threads",
     "MoveOverhead",
     "Ponder",
     "OwnBook",
     "GrandSlam",
+    "EndgameDatabase",
 ];
+
+/// The `EndgameDatabase` value that means no directory (the built-in tables).
+pub const NO_DIRECTORY: &str = "<empty>";
 
 impl Options {
     /// The `option name …` texts (after `option `), one per option, with the defaults.
@@ -119,6 +123,7 @@ impl Options {
                 defaults.grand_slam,
                 rules.join(" ")
             ),
+            format!("name EndgameDatabase type string default {NO_DIRECTORY}"),
         ]
     }
 

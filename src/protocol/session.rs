@@ -4,11 +4,13 @@
 
 use super::command::{At, Command, Go, PositionCommand, Query, SetOption, Start};
 use super::engine::{Engine, Event, Job};
-use super::options::{Change, OptionError, Options};
+use super::options::{Change, NO_DIRECTORY, OptionError, Options};
 use super::parse::parse_command;
 use super::response::{Output, Response};
+use super::tablebase::{BUILT_IN_SEEDS, TableSource, table_line};
 use crate::rules::{Game, GrandSlam, Position, Side, notation};
 use crate::search::{Clock, Control, Limits};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
@@ -39,6 +41,11 @@ pub struct Session<E: Engine> {
     game: Game,
     running: Option<Running>,
     generation: u64,
+    /// Endgame tables, once [`Session::start_tables`] or `EndgameDatabase` asked for them.
+    tables: TableSource,
+    tables_on: bool,
+    /// The `EndgameDatabase` directory, if set.
+    endgame_dir: Option<PathBuf>,
 }
 
 impl<E: Engine> Session<E> {
@@ -54,6 +61,24 @@ impl<E: Engine> Session<E> {
             options,
             running: None,
             generation: 0,
+            tables: TableSource::default(),
+            tables_on: false,
+            endgame_dir: None,
+        }
+    }
+
+    /// Starts building the built-in endgame tables in the background (the real engine does
+    /// at start-up; test sessions may go without). They reach the searcher before a search.
+    pub fn start_tables(&mut self) {
+        self.tables_on = true;
+        self.request_tables();
+    }
+
+    fn request_tables(&self) {
+        if self.tables_on {
+            let dir = self.endgame_dir.as_deref();
+            self.tables
+                .request(self.options.grand_slam, dir, &self.output);
         }
     }
 
@@ -190,6 +215,12 @@ impl<E: Engine> Session<E> {
 
     fn set_option(&mut self, set: SetOption) -> Result<(), String> {
         let value = set.value.as_ref();
+        if set.name.value.eq_ignore_ascii_case("EndgameDatabase") {
+            let column = value.map_or(set.name.column, |v| v.column);
+            return self
+                .set_endgame_dir(value.map(|v| v.value.as_str()))
+                .map_err(|e| format!("{e} (column {column})"));
+        }
         let change =
             Options::read(&set.name.value, value.map(|v| v.value.as_str())).map_err(|e| {
                 let column = match e {
@@ -209,9 +240,33 @@ impl<E: Engine> Session<E> {
             self.game = replay(&self.game, rule).map_err(|e| format!("{e} (column {column})"))?;
         }
         self.options.apply(change);
+        if matches!(change, Change::GrandSlam(_)) {
+            self.request_tables();
+        }
         if change.needs_idle_search() {
             self.engine.configure(self.options.settings);
         }
+        Ok(())
+    }
+
+    /// `setoption name EndgameDatabase value <dir>`: loads the tables from `dir` in the
+    /// background (`<empty>` or nothing: the built-in tables).
+    fn set_endgame_dir(&mut self, value: Option<&str>) -> Result<(), String> {
+        let dir = value
+            .map(str::trim)
+            .filter(|v| !v.is_empty() && *v != NO_DIRECTORY)
+            .map(PathBuf::from);
+        if let Some(dir) = &dir {
+            if !dir.is_dir() {
+                return Err(format!(
+                    "option EndgameDatabase: '{}' is not a directory; keeping the tables in use",
+                    dir.display().to_string().escape_debug()
+                ));
+            }
+        }
+        self.endgame_dir = dir;
+        self.tables_on = true;
+        self.request_tables();
         Ok(())
     }
 
@@ -265,6 +320,7 @@ impl<E: Engine> Session<E> {
             limits,
             control,
         };
+        self.engine.set_tables(self.tables.current());
         self.engine.start(job, &self.output, &self.events);
         Ok(())
     }
@@ -307,9 +363,25 @@ impl<E: Engine> Session<E> {
         )));
         self.send(Response::Text(format!("legal moves {legal}")));
         self.send(Response::Text(format!("grand slam {}", self.game.rule())));
+        if let Some(line) = self.table_line() {
+            self.send(Response::Text(line));
+        }
         if let Some(outcome) = self.game.outcome() {
             self.send(Response::Text(format!("game over: {outcome}")));
         }
+    }
+
+    /// The `d` line of the endgame tables, when they are on, the game goes on and the position
+    /// has few enough seeds: the value, or `endgame table not ready` while they are loading.
+    fn table_line(&self) -> Option<String> {
+        let tables = self.tables.current();
+        let covered = tables.as_ref().and_then(|t| t.max_seeds()).unwrap_or(0);
+        let seeds = self.game.position().seeds_on_board();
+        if !self.tables_on || self.game.outcome().is_some() || seeds > covered.max(BUILT_IN_SEEDS) {
+            return None;
+        }
+        let line = tables.and_then(|t| table_line(&t, &self.game));
+        Some(line.unwrap_or_else(|| "endgame table not ready".to_string()))
     }
 
     fn perft(&mut self, depth: u32) -> Result<(), String> {

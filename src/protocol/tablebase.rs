@@ -1,0 +1,225 @@
+//! Endgame tables for a session: built in memory in the background at start-up (out of the
+//! box), or loaded in the background from the `EndgameDatabase` directory; the session hands
+//! the latest ones to the searcher before each search, never during one.
+
+use super::response::{Output, Response};
+use crate::egdb::{MAX_SEEDS, Tables};
+use crate::rules::{Game, GrandSlam};
+use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// Seed counts the built-in tables cover (0 to 12 seeds take a few seconds on one thread; each
+/// layer is handed over as soon as it is built, so small endings are covered at once).
+pub const BUILT_IN_SEEDS: u8 = 12;
+
+/// The tables of the latest request, as far as they are ready.
+#[derive(Debug, Default)]
+struct Slot {
+    /// Numbers the requests; a background job publishes only while its request is the latest.
+    request: u64,
+    tables: Option<Arc<Tables>>,
+}
+
+/// Where a session's endgame tables come from.
+#[derive(Debug, Default)]
+pub struct TableSource {
+    slot: Arc<Mutex<Slot>>,
+}
+
+impl TableSource {
+    /// Starts getting tables for `rule`: loads them from `dir` when given, else builds them in
+    /// memory, in a background thread. Tables of an earlier request are dropped at once.
+    /// Problems go to `output` as one `info string error: …` line.
+    pub fn request(&self, rule: GrandSlam, dir: Option<&Path>, output: &Output) {
+        let request = {
+            let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+            slot.request += 1;
+            slot.tables = None;
+            slot.request
+        };
+        let slot = Arc::clone(&self.slot);
+        let (dir, output) = (dir.map(Path::to_path_buf), output.clone());
+        let spawned = std::thread::Builder::new()
+            .name("endgame tables".to_string())
+            .spawn(move || match dir {
+                Some(dir) => load(&slot, request, rule, &dir, &output),
+                None => build(&slot, request, rule),
+            });
+        if let Err(e) = spawned {
+            log::error!("cannot start the endgame table thread ({e}); playing without tables");
+        }
+    }
+
+    /// Drops the tables and stops the background work (after the layer it is building).
+    pub fn drop_tables(&self) {
+        let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+        slot.request += 1;
+        slot.tables = None;
+    }
+
+    /// The tables ready now, if any.
+    pub fn current(&self) -> Option<Arc<Tables>> {
+        let slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+        slot.tables.clone()
+    }
+}
+
+/// Publishes `tables` if `request` is still the latest; returns whether it is.
+fn publish(slot: &Mutex<Slot>, request: u64, tables: Tables) -> bool {
+    let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+    if slot.request != request {
+        return false;
+    }
+    slot.tables = Some(Arc::new(tables));
+    true
+}
+
+/// Builds the tables layer by layer on one thread, handing over each layer when built.
+fn build(slot: &Mutex<Slot>, request: u64, rule: GrandSlam) {
+    let started = std::time::Instant::now();
+    let mut tables = Tables::empty(rule);
+    while tables.max_seeds().is_none_or(|n| n < BUILT_IN_SEEDS) {
+        tables.build_next(1, &|_| {});
+        if !publish(slot, request, tables.clone()) {
+            return;
+        }
+    }
+    log::info!(
+        "endgame tables 0-{BUILT_IN_SEEDS} seeds ({rule}) built in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Loads the tables from `dir`; a refused file or no file at all gives one error line, and the
+/// engine goes on with the layers below the refused one (or, with none, the built-in tables).
+fn load(slot: &Mutex<Slot>, request: u64, rule: GrandSlam, dir: &Path, output: &Output) {
+    let (tables, error) = Tables::load(dir, rule, MAX_SEEDS);
+    let covered = tables.max_seeds();
+    if let Some(e) = error {
+        output.send(&Response::Error(format!("EndgameDatabase: {e}")));
+    } else if covered.is_none() {
+        output.send(&Response::Error(format!(
+            "EndgameDatabase: no {rule} table files in '{}'",
+            dir.display().to_string().escape_debug()
+        )));
+    }
+    match covered {
+        Some(seeds) if seeds >= BUILT_IN_SEEDS => {
+            publish(slot, request, tables);
+        }
+        _ => build(slot, request, rule),
+    }
+}
+
+/// The `d` line for the endgame tables' value of the game's position, if they cover it:
+/// `endgame table +4 (exact, proven)`, `endgame table [-2, +4] (hint: …)`. The value is the
+/// margin the side to move will still gain (stores apart).
+pub fn table_line(tables: &Tables, game: &Game) -> Option<String> {
+    if tables.rule() != game.rule() {
+        return None;
+    }
+    let probe = tables.probe_game(game)?;
+    let kind = if probe.bounds.value().is_some() {
+        "exact"
+    } else {
+        "bounds"
+    };
+    let proof = if probe.proven {
+        "proven"
+    } else {
+        "hint: earlier positions since the last capture may repeat"
+    };
+    Some(format!("endgame table {} ({kind}, {proof})", probe.bounds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Position;
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+
+    /// Output kept in memory.
+    #[derive(Clone, Default)]
+    struct Kept(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Kept {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            let mut kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+            kept.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn game(diagram: &str) -> Game {
+        let position: Position = diagram.parse().expect("valid diagram");
+        Game::new(position, GrandSlam::NoCapture)
+    }
+
+    /// Waits (at most 20 s) until the source's tables cover `seeds` seeds.
+    fn wait_for(source: &TableSource, seeds: u8) -> Arc<Tables> {
+        let started = Instant::now();
+        loop {
+            if let Some(t) = source.current().filter(|t| t.max_seeds() >= Some(seeds)) {
+                return t;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "tables not ready"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn the_d_line_shows_the_table_value_and_whether_it_is_proven() {
+        let tables = Tables::build(GrandSlam::NoCapture, 6, 1);
+        let start = game("0-0-0-2-0-1-1-0-1-0-0-0-20-23-N");
+        let bounds = tables.probe(start.position()).expect("6 seeds are covered");
+        let line = table_line(&tables, &start).expect("covered");
+        assert_eq!(line, format!("endgame table {bounds} (exact, proven)"));
+        assert!(bounds.value().is_some());
+        let mut later = start.clone();
+        let quiet = later
+            .legal_moves()
+            .find(|&mv| later.position().play_unchecked(mv, later.rule()).captured == 0)
+            .expect("a quiet move");
+        assert!(later.play(quiet).is_ok());
+        let hint = table_line(&tables, &later).expect("covered");
+        assert!(
+            hint.ends_with(", hint: earlier positions since the last capture may repeat)"),
+            "{hint}"
+        );
+        let other = Tables::build(GrandSlam::Forbidden, 6, 1);
+        assert_eq!(table_line(&other, &start), None, "tables of another rule");
+    }
+
+    #[test]
+    fn a_directory_without_table_files_gives_one_error_and_the_built_in_tables() {
+        let dir = std::env::temp_dir().join(format!("krou-no-tables-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let kept = Kept::default();
+        let source = TableSource::default();
+        source.request(GrandSlam::NoCapture, Some(&dir), &Output::new(kept.clone()));
+        let tables = wait_for(&source, 6);
+        assert_eq!(tables.rule(), GrandSlam::NoCapture);
+        let text = String::from_utf8(kept.0.lock().map(|k| k.clone()).unwrap_or_default());
+        let text = text.expect("text output");
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(text.starts_with("info string error: EndgameDatabase: no no-capture table files"));
+        // A newer request drops the older one's tables at once.
+        source.request(GrandSlam::Forbidden, None, &Output::new(kept));
+        assert!(
+            source
+                .current()
+                .is_none_or(|t| t.rule() == GrandSlam::Forbidden)
+        );
+        assert_eq!(wait_for(&source, 4).rule(), GrandSlam::Forbidden);
+        source.drop_tables();
+        assert!(source.current().is_none());
+        let _ = std::fs::remove_dir(&dir);
+    }
+}
