@@ -3,7 +3,9 @@
 //! it, and a test fails until the recorded count is updated (`Bench: <nodes>` in the commit).
 
 use super::{Control, Limits, Searcher, Settings};
+use crate::egdb::Tables;
 use crate::rules::{Game, GrandSlam, Move, Position, parse_moves};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The depth `krou bench` searches to by default.
@@ -119,12 +121,18 @@ pub fn bench_games() -> Vec<Game> {
 }
 
 /// Searches every bench game to `depth` with one thread, clearing the hash table before each.
-/// Prints nothing.
+/// Prints nothing. Never uses endgame tables, so its node count is the search's signature.
 pub fn bench(depth: u32) -> BenchReport {
+    bench_with_tables(depth, None)
+}
+
+/// [`bench`] with the searcher holding `tables` (to measure what probing them costs).
+pub fn bench_with_tables(depth: u32, tables: Option<Arc<Tables>>) -> BenchReport {
     let mut searcher = Searcher::new(Settings {
         hash_mib: BENCH_HASH_MIB,
         threads: 1,
     });
+    searcher.set_tables(tables);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

@@ -15,7 +15,7 @@ mod time;
 mod value;
 mod worker;
 
-pub use bench::{BENCH_DEPTH, BenchReport, bench, bench_games};
+pub use bench::{BENCH_DEPTH, BenchReport, bench, bench_games, bench_with_tables};
 pub use features::Features;
 pub use limits::{Clock, Control, Limits};
 pub use score::Score;
