@@ -5,9 +5,11 @@
 //! - [`egdb`]: endgame tables: proven bounds on positions with few seeds, built and probed.
 //! - [`search`]: finds moves within limits; reports through callbacks, never prints.
 //! - [`protocol`]: the Aualé-compatible UCI dialect on stdin/stdout (see `protocol.md`).
+//! - [`referee`]: engine-against-engine matches with clocks, statistics and game records.
 #![forbid(unsafe_code)]
 
 pub mod egdb;
 pub mod protocol;
+pub mod referee;
 pub mod rules;
 pub mod search;

@@ -35,8 +35,16 @@ enum Command {
         #[command(subcommand)]
         command: krou::egdb::EgdbCommand,
     },
+    /// Search the bench games to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Depth in plies.
+        #[arg(default_value_t = krou::search::BENCH_DEPTH)]
+        depth: u32,
+    },
     /// Replay protocol transcripts against an engine command (see protocol.md).
     Replay(krou::protocol::replay::Args),
+    /// Play an engine-against-engine match with clocks, statistics and game records.
+    Match(Box<krou::referee::MatchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -58,5 +66,13 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Egdb { command }) => krou::egdb::run(command),
+        Some(Command::Bench { depth }) => {
+            krou::search::bench(depth)
+                .text()
+                .iter()
+                .for_each(|l| println!("{l}"));
+            ExitCode::SUCCESS
+        }
+        Some(Command::Match(args)) => krou::referee::main(*args),
     }
 }

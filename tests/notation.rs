@@ -127,3 +127,17 @@ fn move_lists_may_be_concatenated_or_spaced() {
     assert_eq!(joined, spaced);
     assert_eq!(format_moves(&joined), "FbAf");
 }
+
+#[test]
+fn control_characters_in_errors_are_escaped() {
+    // A raw carriage return in an error line could forge a protocol line for a reader.
+    let err = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\rbestmove F"
+        .parse::<Position>()
+        .unwrap_err();
+    assert!(!err.to_string().contains('\r'), "{err}");
+    assert!(err.to_string().contains("\\r"), "{err}");
+    let err = "x\rbestmove F"
+        .parse::<krou::rules::GrandSlam>()
+        .unwrap_err();
+    assert!(!err.to_string().contains('\r'), "{err}");
+}

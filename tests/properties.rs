@@ -1,6 +1,9 @@
 //! Property tests over random games and random text: invariants of the rules core, and that no
 //! input makes the notation panic.
 
+mod common;
+
+use common::simple::{Board, Events, Slam};
 use krou::rules::{Game, GrandSlam, Move, Position, TOTAL_SEEDS, parse_moves};
 use proptest::prelude::*;
 
@@ -68,10 +71,21 @@ proptest! {
     }
 
     #[test]
-    fn every_legal_move_plays_and_every_other_move_is_refused(choices in prop::collection::vec(0usize..6, 0..150), rule in any_rule()) {
+    fn legal_moves_agree_with_the_simple_implementation_and_only_they_play(choices in prop::collection::vec(0usize..6, 0..150), rule in any_rule()) {
         let game = random_game(&choices, rule);
         let position = game.position();
         let legal = position.legal_moves(rule);
+        let slam = match rule {
+            GrandSlam::NoCapture => Slam::NoCapture,
+            GrandSlam::Forbidden => Slam::Forbidden,
+            GrandSlam::CaptureAll => Slam::CaptureAll,
+        };
+        let simple: Vec<usize> = Board::parse(&position.to_string())
+            .children(slam, &mut Events::default())
+            .into_iter()
+            .map(|(pit, _)| pit)
+            .collect();
+        prop_assert_eq!(legal.map(|m| m.pit()).collect::<Vec<_>>(), simple);
         for pit in 0..12 {
             let mv = Move::new(pit).expect("pit");
             prop_assert_eq!(position.try_play(mv, rule).is_ok(), legal.contains(mv));

@@ -213,3 +213,21 @@ fn input_lines_lose_their_line_ends_and_bad_text_is_reported() {
         ]
     );
 }
+
+#[test]
+fn a_megabyte_of_moves_parses_with_every_column_right() {
+    // Columns are counted as the parser walks; a quadratic count took half a minute here.
+    let line = format!("position startpos moves {}", "A ".repeat(500_000));
+    let Ok(Command::Position(PositionCommand { moves, .. })) = parse_command(&line) else {
+        panic!("a long move list parses");
+    };
+    assert_eq!(moves.len(), 500_000);
+    assert_eq!(moves[0].column, 25);
+    assert_eq!(moves[499_999].column, 25 + 2 * 499_999);
+    let searchmoves = format!("go searchmoves {}", "AB ".repeat(200_000));
+    let Ok(Command::Go(go)) = parse_command(&searchmoves) else {
+        panic!("a long searchmoves list parses");
+    };
+    assert_eq!(go.searchmoves.len(), 400_000);
+    assert_eq!(go.searchmoves[399_999].column, 16 + 3 * 199_999 + 1);
+}

@@ -178,6 +178,29 @@ fn after_capture_all_the_emptied_player_has_no_move_and_the_capturer_takes_the_r
 }
 
 #[test]
+fn a_feeding_move_that_is_a_grand_slam_is_illegal_when_forbidden() {
+    // 17 seeds from F lap the board and leave 2 in every North pit: a grand slam while feeding.
+    let position = pos("5-0-0-0-0-17-0-0-0-0-0-0-13-13-S");
+    assert!(position.is_grand_slam(mv('F')));
+    assert!(position.legal_moves(GrandSlam::NoCapture).contains(mv('F')));
+    assert!(position.legal_moves(GrandSlam::Forbidden).is_empty());
+    assert_eq!(
+        position
+            .outcome(GrandSlam::Forbidden)
+            .map(|o| (o.reason, o.south, o.north)),
+        Some((EndReason::NoLegalMove, 35, 13))
+    );
+    let mut forbidden = Game::new(
+        pos("5-0-0-0-0-17-0-2-0-0-0-0-13-11-S"),
+        GrandSlam::Forbidden,
+    );
+    assert!(
+        forbidden.play(mv('F')).is_ok(),
+        "with 4 seeds in b after the lap, F captures c to f only"
+    );
+}
+
+#[test]
 fn feeding_is_compulsory_when_the_opponent_has_no_seeds() {
     // North is empty: D (1 seed) cannot reach North, E and F can.
     let position = pos("0-0-0-1-3-5-0-0-0-0-0-0-20-19-S");

@@ -160,7 +160,7 @@ fn run(
             }
         }
     };
-    while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
+    while !control.is_stopped() && (limits.is_unbounded() || control.is_pondering()) {
         std::thread::sleep(HOLD_POLL);
     }
     if events.send(Event::SearchDone(generation)).is_err() {

@@ -50,7 +50,7 @@ impl fmt::Display for UnknownGrandSlam {
         write!(
             f,
             "unknown grand-slam rule '{}' (expected no-capture, forbidden or capture-all)",
-            self.0
+            self.0.escape_debug()
         )
     }
 }

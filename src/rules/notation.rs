@@ -49,14 +49,19 @@ impl fmt::Display for DiagramError {
                 };
                 write!(
                     f,
-                    "field {field} ({what}) is '{text}', not a seed count from 0 to 48"
+                    "field {field} ({what}) is '{}', not a seed count from 0 to 48",
+                    text.escape_debug()
                 )
             }
             DiagramError::SeedTotal { found } => {
                 write!(f, "the pits and stores add up to {found} seeds, not 48")
             }
             DiagramError::UnknownSide { text } => {
-                write!(f, "field 15 (side to move) is '{text}', expected S or N")
+                write!(
+                    f,
+                    "field 15 (side to move) is '{}', expected S or N",
+                    text.escape_debug()
+                )
             }
         }
     }

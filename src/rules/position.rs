@@ -301,11 +301,13 @@ impl Position {
         }
         let own = self.side_word(self.side);
         let shift = self.side.first_pit();
-        if self.side_word(self.side.opponent()) == 0 {
+        let mut moves = if self.side_word(self.side.opponent()) == 0 {
             // Feeding: only moves whose seeds reach the opponent.
-            return MoveSet::from_bits(gather((own + FEEDS) & HIGH_BITS) << shift);
-        }
-        let mut moves = MoveSet::from_bits(nonzero_bytes(own) << shift);
+            MoveSet::from_bits(gather((own + FEEDS) & HIGH_BITS) << shift)
+        } else {
+            MoveSet::from_bits(nonzero_bytes(own) << shift)
+        };
+        // A feeding move can be a grand slam too: 17 to 22 seeds lap and leave 2s behind.
         if rule == GrandSlam::Forbidden {
             for mv in moves {
                 if self.is_grand_slam(mv) {
@@ -342,10 +344,10 @@ impl Position {
             }
         } else if self.seeds(mv.pit()) == 0 {
             IllegalMove::EmptyPit(mv)
-        } else if self.seeds_on_side(self.side.opponent()) == 0 {
-            IllegalMove::DoesNotFeed(mv)
-        } else {
+        } else if rule == GrandSlam::Forbidden && self.is_grand_slam(mv) {
             IllegalMove::ForbiddenGrandSlam(mv)
+        } else {
+            IllegalMove::DoesNotFeed(mv)
         }
     }
 

@@ -88,11 +88,16 @@ impl<'a> Reader<'a> {
                     return fail(at, twice());
                 }
                 let mut rest = input;
+                // The last word's text and column: each column counts on from the one before,
+                // so a long list stays linear.
+                let mut mark = (input, self.column(input));
                 while let (next, Some((w, w_at))) = word(rest)? {
                     if !w.chars().all(|c| Move::from_letter(c).is_some()) {
                         break;
                     }
-                    let column = self.column(w_at);
+                    let skipped = mark.0.len().saturating_sub(w_at.len());
+                    let column = mark.1 + mark.0.get(..skipped).map_or(0, |s| s.chars().count());
+                    mark = (w_at, column);
                     go.searchmoves
                         .extend(w.chars().enumerate().filter_map(|(i, c)| {
                             Move::from_letter(c).map(|value| At {

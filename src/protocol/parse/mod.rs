@@ -188,7 +188,8 @@ impl<'a> Reader<'a> {
     /// Move letters to the end of the line, concatenated or separated by spaces.
     fn moves(&self, input: &'a str) -> Result<Vec<At<Move>>, nom::Err<Fail<'a>>> {
         let mut moves = Vec::new();
-        for (offset, c) in input.char_indices() {
+        // Columns are counted as the loop walks (one per character), so long lines stay linear.
+        for (column, (offset, c)) in (self.column(input)..).zip(input.char_indices()) {
             if c.is_whitespace() {
                 continue;
             }
@@ -202,10 +203,7 @@ impl<'a> Reader<'a> {
                     ),
                 ));
             };
-            moves.push(At {
-                value: mv,
-                column: self.column(at),
-            });
+            moves.push(At { value: mv, column });
         }
         Ok(moves)
     }

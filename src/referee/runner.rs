@@ -1,0 +1,275 @@
+//! Runs a match: worker threads play scheduled games (`--concurrency`), the main thread counts
+//! results, writes records and logs, shows progress, and stops on an SPRT decision or Ctrl-C.
+
+use super::cli::{BadMatch, MatchArgs};
+use super::ogn::{Header, from_record, today, write_game};
+use super::openings::{Opening, parse_openings, random_openings};
+use super::play::{Fixture, play_game};
+use super::player::Setup;
+use super::progress::Progress;
+use super::record::{GameRecord, Reason};
+use super::rng::Rng;
+use super::schedule::{Job, pairings, schedule};
+use super::spec::{EngineSpec, unique_names};
+use super::standings::Standings;
+use super::summary::{Ending, Report};
+use std::collections::VecDeque;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
+use std::time::Duration;
+
+/// Set by Ctrl-C (the handler is process-wide).
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Everything the workers share.
+struct Context {
+    args: MatchArgs,
+    specs: Vec<EngineSpec>,
+    openings: Vec<Opening>,
+    seed: u64,
+    abort: AtomicBool,
+    queue: Mutex<VecDeque<Job>>,
+}
+
+/// What a finished match returns.
+pub struct Outcome {
+    /// Final standings.
+    pub standings: Standings,
+    /// Every game in the order it finished.
+    pub games: Vec<GameRecord>,
+    /// Why the match ended.
+    pub ending: Ending,
+}
+
+/// Plays the match described by `args`: the summary goes to stdout, progress to stderr.
+pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
+    args.validate()?;
+    install_interrupt_handler();
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let mut specs = args.engines.clone();
+    unique_names(&mut specs);
+    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let pairs = pairings(specs.len(), args.gauntlet);
+    let jobs = schedule(&pairs, args.games);
+    let openings = load_openings(&args, seed)?;
+    let mut ogn = match &args.ogn {
+        Some(path) => Some(create(path)?),
+        None => None,
+    };
+    if let Some(dir) = &args.log_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| BadMatch(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let header = Header {
+        event: args.event.clone(),
+        site: args.site.clone(),
+        date: today(),
+        rule: args.grand_slam,
+    };
+    let planned = jobs.len();
+    let context = Context {
+        args,
+        specs,
+        openings,
+        seed,
+        abort: AtomicBool::new(false),
+        queue: Mutex::new(jobs.into()),
+    };
+    let outcome = play_all(&context, pairs, &names, planned, |record| {
+        if let Some(file) = ogn.as_mut() {
+            let text = write_game(&from_record(record, &names, &header));
+            if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+                log::error!("writing the game records: {e}");
+            }
+        }
+        if let Some(dir) = &context.args.log_dir {
+            keep_logs(dir, record, &names, context.args.log_faults_only);
+        }
+    });
+    let report = Report {
+        names: &names,
+        tc: context.args.tc.to_string(),
+        seed,
+        planned,
+        sprt: context.args.sprt.as_ref(),
+        ending: outcome.ending,
+    };
+    if let Some(path) = &context.args.json {
+        let value = super::summary::json(&outcome.standings, &report, &outcome.games);
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        std::fs::write(path, text + "\n")
+            .map_err(|e| BadMatch(format!("cannot write {}: {e}", path.display())))?;
+    }
+    print!("{}", super::summary::text(&outcome.standings, &report));
+    let _ = std::io::stdout().flush();
+    Ok(outcome.ending)
+}
+
+/// Starts the workers and handles their results as they come, until all are done.
+fn play_all(
+    context: &Context,
+    pairs: Vec<(usize, usize)>,
+    names: &[String],
+    planned: usize,
+    mut on_game: impl FnMut(&GameRecord),
+) -> Outcome {
+    let mut standings = Standings::new(pairs);
+    let mut games = Vec::new();
+    let mut ending = Ending::Completed;
+    let mut progress = Progress::new(planned);
+    let sprt = context.args.sprt;
+    std::thread::scope(|scope| {
+        // Bounded, so that workers cannot run far ahead of the SPRT check.
+        let (sender, results) = sync_channel(context.args.concurrency);
+        for _ in 0..context.args.concurrency.min(planned) {
+            let sender = sender.clone();
+            scope.spawn(move || worker(context, &sender));
+        }
+        drop(sender);
+        loop {
+            if INTERRUPTED.load(Ordering::Relaxed) && ending == Ending::Completed {
+                ending = Ending::Interrupted;
+                stop(context);
+            }
+            let (job, record) = match results.recv_timeout(Duration::from_millis(50)) {
+                Ok(result) => result,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            standings.add(&job, &record);
+            on_game(&record);
+            games.push(record);
+            let decided = sprt.and_then(|s| s.decision(&standings.tallies[job.pairing]));
+            progress.show(
+                &standings,
+                job.pairing,
+                names,
+                sprt.as_ref(),
+                decided.is_some(),
+            );
+            if let (Some(decision), Ending::Completed) = (decided, ending) {
+                ending = Ending::Sprt(decision);
+                stop(context);
+            }
+        }
+    });
+    progress.show(&standings, 0, names, sprt.as_ref(), true);
+    progress.finish();
+    Outcome {
+        standings,
+        games,
+        ending,
+    }
+}
+
+/// Stops the match: no new games, and games in progress are abandoned.
+fn stop(context: &Context) {
+    context.abort.store(true, Ordering::Relaxed);
+    if let Ok(mut queue) = context.queue.lock() {
+        queue.clear();
+    }
+}
+
+/// A worker: takes the next job, plays it, sends the record; until the queue is empty.
+fn worker(context: &Context, results: &SyncSender<(Job, GameRecord)>) {
+    let setup = Setup {
+        rule: context.args.grand_slam,
+        timeout: Duration::from_secs_f64(context.args.timeout),
+        log: context.args.log_dir.is_some(),
+        stderr: context.args.engine_stderr,
+        abort: &context.abort,
+    };
+    loop {
+        let job = match context.queue.lock() {
+            Ok(mut queue) => queue.pop_front(),
+            Err(_) => None,
+        };
+        let Some(job) = job else { return };
+        let fixture = Fixture {
+            round: job.round,
+            engines: job.engines,
+            specs: [
+                &context.specs[job.engines[0]],
+                &context.specs[job.engines[1]],
+            ],
+            opening: &context.openings[job.pair % context.openings.len()],
+            tc: context.args.tc,
+            margin: Duration::from_millis(context.args.margin),
+            max_plies: context.args.max_plies,
+            seed: Rng::derived(context.seed, job.round as u64).next_u64(),
+        };
+        let record = play_game(&fixture, &setup);
+        if results.send((job, record)).is_err() {
+            return;
+        }
+    }
+}
+
+fn load_openings(args: &MatchArgs, seed: u64) -> Result<Vec<Opening>, BadMatch> {
+    if let Some(path) = &args.openings {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| BadMatch(format!("cannot read {}: {e}", path.display())))?;
+        return parse_openings(&text, args.grand_slam)
+            .map_err(|e| BadMatch(format!("{}: {e}", path.display())));
+    }
+    if let Some(plies) = args.random_openings {
+        let count = args.games.div_ceil(2);
+        let mut rng = Rng::derived(seed, u64::MAX);
+        return random_openings(count, plies, args.grand_slam, &mut rng).map_err(BadMatch);
+    }
+    Ok(vec![Opening::startpos()])
+}
+
+fn create(path: &Path) -> Result<std::fs::File, BadMatch> {
+    std::fs::File::create(path)
+        .map_err(|e| BadMatch(format!("cannot create {}: {e}", path.display())))
+}
+
+/// Writes `round-0007-South-<name>.log` for each engine of the game, unless only fault games
+/// are wanted and this one did not end by a fault.
+fn keep_logs(dir: &Path, record: &GameRecord, names: &[String], faults_only: bool) {
+    if faults_only && !matches!(record.reason, Reason::Fault { .. }) {
+        return;
+    }
+    for (i, side) in crate::rules::Side::BOTH.into_iter().enumerate() {
+        if record.logs[i].is_empty() {
+            continue;
+        }
+        let name: String = names[record.engine(side)]
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let path = dir.join(format!("round-{:04}-{side}-{name}.log", record.round));
+        if let Err(e) = std::fs::write(&path, &record.logs[i]) {
+            log::error!("cannot write {}: {e}", path.display());
+        }
+    }
+}
+
+fn install_interrupt_handler() {
+    let installed = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::Relaxed) {
+            eprintln!("\ninterrupted twice: exiting at once");
+            std::process::exit(130);
+        }
+        eprintln!("\ninterrupted: stopping the games in progress (Ctrl-C again to quit at once)");
+    });
+    if let Err(e) = installed {
+        log::warn!("Ctrl-C will not stop the match cleanly: {e}");
+    }
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}

@@ -1,0 +1,197 @@
+//! `--engine` values: `[name=<name>] [option.<Name>=<value>]… <command line>`, where the command
+//! line is a program and its arguments (quoted with `'` or `"` as in a shell, no other shell
+//! syntax), or one of the built-in players `random` and `greedy`.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// What plays: a built-in player or an external program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Plays a random legal move.
+    Random,
+    /// Plays the move that captures the most seeds now (ties broken at random).
+    Greedy,
+    /// A program speaking the protocol: program and arguments.
+    Command(Vec<String>),
+}
+
+/// One player of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The name in records and summaries.
+    pub name: String,
+    /// What plays.
+    pub kind: Kind,
+    /// `setoption` values sent after `uci`, as (name, value).
+    pub options: Vec<(String, String)>,
+}
+
+/// An `--engine` value that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadEngine(pub String);
+
+impl fmt::Display for BadEngine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad engine: {}", self.0)
+    }
+}
+
+impl std::error::Error for BadEngine {}
+
+/// Splits a command line into words: whitespace separates, `'…'` and `"…"` quote, `\` escapes
+/// the next character outside single quotes.
+pub fn split_words(text: &str) -> Result<Vec<String>, BadEngine> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('\''), c) => word.get_or_insert_default().push(c),
+            (_, '\\') => match chars.next() {
+                Some(next) => word.get_or_insert_default().push(next),
+                None => return Err(BadEngine(format!("'{text}' ends with a lone backslash"))),
+            },
+            (Some(_), c) => word.get_or_insert_default().push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_default();
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, c) => word.get_or_insert_default().push(c),
+        }
+    }
+    if let Some(q) = quote {
+        return Err(BadEngine(format!("'{text}' has an unclosed {q}")));
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+impl FromStr for EngineSpec {
+    type Err = BadEngine;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut words = split_words(s)?.into_iter().peekable();
+        let mut name = None;
+        let mut options = Vec::new();
+        while let Some(word) = words.next_if(|w| w.starts_with("name=") || w.starts_with("option."))
+        {
+            if let Some(value) = word.strip_prefix("name=") {
+                name = Some(value.to_string());
+            } else if let Some((option, value)) = word["option.".len()..].split_once('=') {
+                if option.is_empty() {
+                    return Err(BadEngine(format!("'{word}' has no option name")));
+                }
+                options.push((option.to_string(), value.to_string()));
+            } else {
+                return Err(BadEngine(format!(
+                    "'{word}' should be option.<Name>=<value>"
+                )));
+            }
+        }
+        let argv: Vec<String> = words.collect();
+        let kind = match argv.as_slice() {
+            [] => return Err(BadEngine(format!("'{s}' has no command"))),
+            [one] if one == "random" => Kind::Random,
+            [one] if one == "greedy" => Kind::Greedy,
+            _ => Kind::Command(argv),
+        };
+        let name = name.unwrap_or_else(|| default_name(&kind));
+        if name.is_empty() {
+            return Err(BadEngine(format!("'{s}' has an empty name")));
+        }
+        Ok(EngineSpec {
+            name,
+            kind,
+            options,
+        })
+    }
+}
+
+fn default_name(kind: &Kind) -> String {
+    match kind {
+        Kind::Random => "random".into(),
+        Kind::Greedy => "greedy".into(),
+        Kind::Command(argv) => argv
+            .first()
+            .and_then(|p| std::path::Path::new(p).file_name())
+            .map_or_else(|| "engine".into(), |n| n.to_string_lossy().into_owned()),
+    }
+}
+
+/// Makes names unique by appending `-2`, `-3`, … to repeats.
+pub fn unique_names(specs: &mut [EngineSpec]) {
+    let mut seen: Vec<String> = Vec::new();
+    for spec in specs.iter_mut() {
+        let base = spec.name.clone();
+        let mut n = 1;
+        while seen.contains(&spec.name) {
+            n += 1;
+            spec.name = format!("{base}-{n}");
+        }
+        seen.push(spec.name.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_values_give_name_options_and_command() {
+        let spec: EngineSpec =
+            "name=new option.Hash=64 option.GrandSlam=forbidden ./target/release/krou --x 'a b'"
+                .parse()
+                .expect("valid");
+        assert_eq!(spec.name, "new");
+        assert_eq!(
+            spec.options,
+            [
+                ("Hash".into(), "64".into()),
+                ("GrandSlam".into(), "forbidden".into())
+            ]
+        );
+        assert_eq!(
+            spec.kind,
+            Kind::Command(vec![
+                "./target/release/krou".into(),
+                "--x".into(),
+                "a b".into()
+            ])
+        );
+        let spec: EngineSpec = "/usr/bin/krou".parse().expect("valid");
+        assert_eq!(spec.name, "krou");
+        assert_eq!(
+            "greedy".parse::<EngineSpec>().map(|s| s.kind),
+            Ok(Kind::Greedy)
+        );
+    }
+
+    #[test]
+    fn bad_engine_values_are_rejected_with_a_reason() {
+        for text in [
+            "",
+            "name=x",
+            "./e 'open",
+            "option.=3 ./e",
+            "option.Hash ./e",
+            "name= ./e",
+        ] {
+            assert!(text.parse::<EngineSpec>().is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn repeated_names_become_unique() {
+        let mut specs: Vec<EngineSpec> = ["random", "random", "greedy"]
+            .iter()
+            .map(|s| s.parse().expect("valid"))
+            .collect();
+        unique_names(&mut specs);
+        let names: Vec<_> = specs.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["random", "random-2", "greedy"]);
+    }
+}

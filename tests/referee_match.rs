@@ -1,0 +1,293 @@
+//! Whole matches through `krou match`: results, records that read back, SPRT early stop,
+//! concurrency, protocol logs and Ctrl-C.
+
+mod referee_support;
+
+use krou::referee::ogn_read::read_games;
+use referee_support::{fake, krou, run_match, scratch};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+#[test]
+fn a_match_writes_records_that_read_back_and_agree_with_the_summary() {
+    let dir = scratch("records");
+    let ogn = dir.join("games.ogn");
+    let ogn_arg = ogn.to_str().expect("utf-8 path");
+    let summary = run_match(&[
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--games",
+        "20",
+        "--random-openings",
+        "4",
+        "--seed",
+        "5",
+        "--ogn",
+        ogn_arg,
+    ]);
+    let pairing = &summary["pairings"][0];
+    let wins = pairing["wins"].as_u64().expect("wins");
+    let draws = pairing["draws"].as_u64().expect("draws");
+    let losses = pairing["losses"].as_u64().expect("losses");
+    assert_eq!(wins + draws + losses, 20);
+    let penta: u64 = pairing["pentanomial"]
+        .as_array()
+        .expect("pentanomial")
+        .iter()
+        .filter_map(|c| c.as_u64())
+        .sum();
+    assert_eq!(penta, 10, "ten complete pairs");
+    assert!(losses > wins, "greedy beats random: {pairing}");
+    let text = std::fs::read_to_string(&ogn).expect("the records");
+    let games = read_games(&text).expect("records read back");
+    assert_eq!(games.len(), 20);
+    for (record, entry) in games
+        .iter()
+        .zip(summary["games"].as_array().expect("games"))
+    {
+        assert_eq!(record.tag("Variant"), Some("Oware Abapa"));
+        assert_eq!(
+            record.tag("Round"),
+            entry["round"].as_u64().map(|r| r.to_string()).as_deref()
+        );
+        assert_eq!(Some(record.result.as_str()), entry["result"].as_str());
+        assert_eq!(
+            record.moves.len() as u64,
+            entry["plies"].as_u64().expect("plies")
+        );
+        assert_eq!(record.tag("South"), entry["south"].as_str());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sprt_stops_the_match_once_decided() {
+    let summary = run_match(&[
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--games",
+        "2000",
+        "--seed",
+        "3",
+        "--sprt",
+        "elo0=0 elo1=20 alpha=0.05 beta=0.05",
+    ]);
+    assert_eq!(
+        summary["ending"], "sprt: H1 accepted",
+        "{}",
+        summary["pairings"]
+    );
+    let played = summary["games_finished"].as_u64().expect("count");
+    assert!(played < 200, "stopped early: {played}");
+    let llr = summary["pairings"][0]["sprt"]["llr"].as_f64().expect("llr");
+    let upper = summary["pairings"][0]["sprt"]["upper"]
+        .as_f64()
+        .expect("upper");
+    assert!(llr >= upper);
+}
+
+#[test]
+fn concurrent_games_with_engine_processes_all_finish() {
+    let good = format!("name=fake {} good", fake().display());
+    let summary = run_match(&[
+        "--engine",
+        &good,
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--gauntlet",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--tc",
+        "1+0.1",
+        "--max-plies",
+        "60",
+    ]);
+    assert_eq!(summary["games_finished"], 8);
+    assert_eq!(summary["pairings"].as_array().map(Vec::len), Some(2));
+    for game in summary["games"].as_array().expect("games") {
+        let reason = game["reason"].as_str().expect("reason");
+        assert!(
+            !reason.contains("forfeit") && !reason.contains("crash"),
+            "{game}"
+        );
+    }
+}
+
+#[test]
+fn a_second_bestmove_is_not_taken_for_the_next_answer() {
+    // The slow opponent leaves time for the stray second line to arrive before the next `go`.
+    let double = format!("name=double {} double", fake().display());
+    let slow = format!("name=slow {} slow 30", fake().display());
+    let summary = run_match(&[
+        "--engine",
+        &double,
+        "--engine",
+        &slow,
+        "--games",
+        "2",
+        "--tc",
+        "st=0.5",
+        "--max-plies",
+        "12",
+    ]);
+    for game in summary["games"].as_array().expect("games") {
+        assert!(game["fault_by"].is_null(), "{game}");
+        assert_eq!(game["plies"], 12, "{game}");
+    }
+}
+
+#[test]
+fn protocol_logs_are_kept_only_for_games_lost_by_a_fault() {
+    let dir = scratch("logs");
+    let logs = dir.join("logs");
+    let good = format!("name=good {} good", fake().display());
+    let bad = format!("name=bad {} no-readyok", fake().display());
+    run_match(&[
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--engine",
+        "random",
+        "--gauntlet",
+        "--games",
+        "2",
+        "--max-plies",
+        "20",
+        "--log-dir",
+        logs.to_str().expect("utf-8 path"),
+        "--log-faults-only",
+        "--timeout",
+        "0.5",
+    ]);
+    let mut names: Vec<String> = std::fs::read_dir(&logs)
+        .expect("log directory")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    // In round 2 the faulty engine plays South and fails before North is started.
+    let mut expected = [
+        "round-0001-South-good.log",
+        "round-0001-North-bad.log",
+        "round-0002-South-bad.log",
+    ];
+    expected.sort();
+    assert_eq!(names, expected);
+    let log = std::fs::read_to_string(logs.join("round-0001-North-bad.log")).expect("a log");
+    assert!(log.contains("> uci") && log.contains("< uciok") && log.contains("> isready"));
+    assert!(!log.contains("readyok"), "{log}");
+    let log = std::fs::read_to_string(logs.join("round-0001-South-good.log")).expect("a log");
+    assert!(log.contains("< readyok"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ctrl_c_ends_the_match_cleanly_with_the_games_so_far_written() {
+    let dir = scratch("interrupt");
+    let ogn = dir.join("games.ogn");
+    let json = dir.join("summary.json");
+    let good = format!("{} good", fake().display());
+    let mut child = Command::new(krou())
+        .args([
+            "match", "--engine", &good, "--engine", &good, "--tc", "st=0.02",
+        ])
+        .args(["--games", "1000", "--ogn"])
+        .arg(&ogn)
+        .arg("--json")
+        .arg(&json)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("krou runs");
+    std::thread::sleep(Duration::from_millis(1500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let asked = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "the referee hangs after Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("JSON")).expect("valid");
+    assert_eq!(summary["ending"], "interrupted");
+    let finished = summary["games_finished"].as_u64().expect("count");
+    assert!(finished >= 1, "games were played before Ctrl-C");
+    let games = read_games(&std::fs::read_to_string(&ogn).expect("OGN")).expect("readable");
+    let complete = games.iter().filter(|g| g.result != "*").count() as u64;
+    assert_eq!(complete, finished);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_match_that_cannot_start_says_why_and_exits_with_status_2() {
+    for (args, message) in [
+        (vec!["--engine", "random"], "at least two --engine"),
+        (
+            vec!["--engine", "random", "--engine", "random", "--games", "0"],
+            "--games",
+        ),
+        (
+            vec![
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--random-openings",
+                "400",
+            ],
+            "no random opening",
+        ),
+        (
+            vec![
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--openings",
+                "/nonexistent",
+            ],
+            "cannot read",
+        ),
+        (
+            vec![
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--engine",
+                "random",
+                "--sprt",
+                "elo0=0 elo1=5",
+            ],
+            "exactly two",
+        ),
+    ] {
+        let output = Command::new(krou())
+            .arg("match")
+            .args(&args)
+            .output()
+            .expect("krou runs");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
