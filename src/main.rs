@@ -30,16 +30,16 @@ enum Command {
         #[arg(long, value_name = "RULE", default_value = "no-capture")]
         grand_slam: GrandSlam,
     },
+    /// Endgame tables: build them, probe a position.
+    Egdb {
+        #[command(subcommand)]
+        command: krou::egdb::EgdbCommand,
+    },
     /// Search the bench games to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth in plies.
         #[arg(default_value_t = krou::search::BENCH_DEPTH)]
         depth: u32,
-    },
-    /// Endgame tables: build them, probe a position.
-    Egdb {
-        #[command(subcommand)]
-        command: krou::egdb::EgdbCommand,
     },
     /// Replay protocol transcripts against an engine command (see protocol.md).
     Replay(krou::protocol::replay::Args),
@@ -65,6 +65,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some(Command::Egdb { command }) => krou::egdb::run(command),
         Some(Command::Bench { depth }) => {
             krou::search::bench(depth)
                 .text()
@@ -73,6 +74,5 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Match(args)) => krou::referee::main(*args),
-        Some(Command::Egdb { command }) => krou::egdb::run(command),
     }
 }
