@@ -291,3 +291,67 @@ fn a_match_that_cannot_start_says_why_and_exits_with_status_2() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }
+
+/// The moves the Aualé GUI's loader sees in a file: it reads the leading tag lines once, then
+/// takes every letter A–F or a–f up to the end of the file as a move.
+fn moves_as_aualé_loads_them(text: &str) -> String {
+    let mut lines = text.lines().peekable();
+    while lines.next_if(|l| l.starts_with('[')).is_some() {}
+    lines
+        .flat_map(|l| l.chars())
+        .filter(|c| matches!(c, 'A'..='F' | 'a'..='f'))
+        .collect()
+}
+
+#[test]
+fn ogn_dir_writes_one_game_a_file_that_the_aualé_loader_reads_whole() {
+    let dir = scratch("ogn-dir");
+    let (ogn, games_dir) = (dir.join("all.ogn"), dir.join("games"));
+    run_match(&[
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--games",
+        "4",
+        "--random-openings",
+        "2",
+        "--seed",
+        "9",
+        "--ogn",
+        ogn.to_str().expect("utf-8 path"),
+        "--ogn-dir",
+        games_dir.to_str().expect("utf-8 path"),
+    ]);
+    let all = read_games(&std::fs::read_to_string(&ogn).expect("OGN")).expect("readable");
+    assert_eq!(all.len(), 4);
+    // The many-game file is what the Aualé loader cannot read: its second game's tags would
+    // become moves.
+    let whole = std::fs::read_to_string(&ogn).expect("OGN");
+    let plies: usize = all.iter().map(|g| g.moves.len()).sum();
+    assert_ne!(moves_as_aualé_loads_them(&whole).len(), all[0].moves.len());
+    assert!(plies > 0);
+    for game in &all {
+        let round = game.tag("Round").expect("Round tag");
+        let round: usize = round.parse().expect("a number");
+        let path = games_dir.join(format!("round-{round:04}.ogn"));
+        let text = std::fs::read_to_string(&path).expect("one file per game");
+        let alone = read_games(&text).expect("readable");
+        assert_eq!(alone.len(), 1, "{}", path.display());
+        assert_eq!(&alone[0], game);
+        let letters: String = game.moves.iter().map(|m| m.mv.letter()).collect();
+        assert_eq!(moves_as_aualé_loads_them(&text), letters, "{text}");
+    }
+    assert_eq!(std::fs::read_dir(&games_dir).expect("dir").count(), 4);
+    let help = Command::new(krou())
+        .args(["match", "--help"])
+        .output()
+        .expect("krou runs");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("--ogn-dir") && help.contains("only one-game files"),
+        "{help}"
+    );
+    assert!(help.contains("only the no-capture"), "{help}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
