@@ -30,6 +30,12 @@ enum Command {
         #[arg(long, value_name = "RULE", default_value = "no-capture")]
         grand_slam: GrandSlam,
     },
+    /// Search the bench games to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Depth in plies.
+        #[arg(default_value_t = krou::search::BENCH_DEPTH)]
+        depth: u32,
+    },
     /// Replay protocol transcripts against an engine command (see protocol.md).
     Replay(krou::protocol::replay::Args),
     /// Play an engine-against-engine match with clocks, statistics and game records.
@@ -52,6 +58,13 @@ fn main() -> ExitCode {
             for line in perft_report(&position, depth, grand_slam) {
                 println!("{line}");
             }
+            ExitCode::SUCCESS
+        }
+        Some(Command::Bench { depth }) => {
+            krou::search::bench(depth)
+                .text()
+                .iter()
+                .for_each(|l| println!("{l}"));
             ExitCode::SUCCESS
         }
         Some(Command::Match(args)) => krou::referee::main(*args),

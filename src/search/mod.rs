@@ -4,14 +4,35 @@
 //! The protocol drives a [`Searcher`] from its own thread: it calls [`Searcher::search`] with a
 //! shared [`Control`] whose flags (`stop`, `ponderhit`) it may set at any time.
 
+mod bench;
+pub mod eval;
+mod features;
 mod limits;
+mod ordering;
 mod score;
+mod table;
+mod time;
+mod value;
+mod worker;
 
+pub use bench::{BENCH_DEPTH, BenchReport, bench, bench_games};
+pub use features::Features;
 pub use limits::{Clock, Control, Limits};
 pub use score::Score;
 
-use crate::rules::{Game, Move, MoveSet};
+use crate::rules::{Game, Move, MoveSet, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use table::Table;
+use time::TimeManager;
+use worker::{Iteration, MainDuties, Shared, Worker};
+
+/// The deepest iteration a search starts.
+const MAX_DEPTH: i32 = value::MAX_PLY as i32 - 8;
+/// How often a finished ponder or infinite search looks for `stop` or `ponderhit`.
+const WAIT_POLL: Duration = Duration::from_millis(1);
+/// A proven result ends a timed search once the iteration is this many plies deeper than it.
+const PROVEN_MARGIN: i32 = 2;
 
 /// One progress report, printed by the protocol as an `info` line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,15 +81,39 @@ impl Default for Settings {
 }
 
 /// The search engine and everything it learns between searches (cleared by [`Searcher::clear`]).
-#[derive(Debug, Default)]
 pub struct Searcher {
     settings: Settings,
+    features: Features,
+    table: Table,
+}
+
+impl Default for Searcher {
+    fn default() -> Self {
+        Searcher::new(Settings::default())
+    }
+}
+
+impl std::fmt::Debug for Searcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher")
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Searcher {
-    /// A searcher with the given settings.
+    /// A searcher with the given settings (allocates the hash table).
     pub fn new(settings: Settings) -> Searcher {
-        Searcher { settings }
+        Searcher {
+            settings,
+            features: Features::default(),
+            table: Table::new(settings.hash_mib),
+        }
+    }
+
+    /// Switches optional search features on or off (for matches that measure them).
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
     }
 
     /// The settings in force.
@@ -78,11 +123,16 @@ impl Searcher {
 
     /// Changes the settings (resizes the hash table; may take a moment, never call mid-search).
     pub fn configure(&mut self, settings: Settings) {
+        if settings.hash_mib != self.settings.hash_mib {
+            self.table = Table::new(settings.hash_mib);
+        }
         self.settings = settings;
     }
 
     /// Forgets everything learned: hash table, history (`ucinewgame`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
 
     /// Searches the current position of `game` within `limits`, calling `report` after each
     /// completed iteration. Returns when a limit is reached or `control` says stop (unless
@@ -96,66 +146,117 @@ impl Searcher {
         report: &mut dyn FnMut(&Info),
     ) -> Found {
         let started = Instant::now();
-        let rule = game.rule();
-        let mut moves = game.legal_moves();
-        if !limits.searchmoves.is_empty() {
-            let chosen = limits
-                .searchmoves
-                .iter()
-                .fold(MoveSet::EMPTY, |s, &m| s.with(m));
-            if !MoveSet::from_bits(moves.bits() & chosen.bits()).is_empty() {
-                moves = MoveSet::from_bits(moves.bits() & chosen.bits());
-            }
-        }
-        let Some(first) = moves.clone().next() else {
+        let moves = root_moves(game, limits);
+        if moves.is_empty() {
             return Found {
                 best: None,
                 ponder: None,
             };
-        };
-        // Placeholder until the real search lands: the move that captures most, reported at
-        // depth 1, then wait for the limits like a search would.
-        let position = *game.position();
-        let best = moves
-            .max_by_key(|&m| {
-                (
-                    position.play_unchecked(m, rule).captured,
-                    std::cmp::Reverse(m),
-                )
-            })
-            .unwrap_or(first);
-        report(&Info {
-            depth: 1,
-            seldepth: 1,
-            nodes: moves.len() as u64,
-            time: started.elapsed(),
-            score: Score::Cp(0),
-            pv: vec![best],
-            hashfull: 0,
-        });
-        wait_for_limits(limits, control, started);
-        Found {
-            best: Some(best),
-            ponder: None,
         }
+        self.table.new_search();
+        let threads = self.settings.threads.max(1);
+        let shared = Shared {
+            table: &self.table,
+            control,
+            abort: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            rule: game.rule(),
+            features: self.features,
+        };
+        let max_depth = match limits.depth {
+            Some(depth) if !limits.infinite => (depth as i32).clamp(1, MAX_DEPTH),
+            _ => MAX_DEPTH,
+        };
+        let node_limit = limits.nodes.filter(|_| !limits.infinite);
+        let duties = MainDuties {
+            time: TimeManager::new(limits),
+            node_limit,
+        };
+        log::debug!("time limits (soft, hard): {:?}", duties.time.limits());
+        let root = *game.position();
+        let history = game.since_last_capture();
+        let last = std::thread::scope(|scope| {
+            for id in 1..threads {
+                let shared = &shared;
+                scope.spawn(move || {
+                    let mut helper = Worker::new(id, shared, None, history, moves);
+                    helper.iterate(&root, max_depth, &mut |_, _| true);
+                    shared.nodes[id].store(helper.nodes(), Ordering::Relaxed);
+                });
+            }
+            let mut main = Worker::new(0, &shared, Some(duties), history, moves);
+            let mut reported = 0;
+            let info = |it: &Iteration, nodes: u64| Info {
+                depth: it.depth as u32,
+                seldepth: it.seldepth as u32,
+                nodes,
+                time: started.elapsed(),
+                score: value::to_score(it.value),
+                pv: it.pv.clone(),
+                hashfull: shared.table.hashfull(),
+            };
+            let last = main.iterate(&root, max_depth, &mut |worker, it| {
+                shared.nodes[0].store(worker.nodes(), Ordering::Relaxed);
+                reported = shared.total_nodes();
+                report(&info(it, reported));
+                go_on(worker, it, limits, control)
+            });
+            shared.nodes[0].store(main.nodes(), Ordering::Relaxed);
+            // An iteration cut short still counts: report the nodes it searched.
+            if main.nodes() > reported && threads == 1 {
+                report(&info(&last, main.nodes()));
+            }
+            while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
+                std::thread::sleep(WAIT_POLL);
+            }
+            shared.abort.store(true, Ordering::Relaxed);
+            last
+        });
+        let best = last.pv.first().copied().or_else(|| moves.clone().next());
+        let ponder = last.pv.get(1).copied().or_else(|| {
+            let mv = best?;
+            let child = root.play_unchecked(mv, game.rule()).position;
+            expected_reply(&self.table, &child, game)
+        });
+        Found { best, ponder }
     }
 }
 
-fn wait_for_limits(limits: &Limits, control: &Control, started: Instant) {
-    let mut hit_at = started;
-    loop {
-        if control.is_stopped() {
-            return;
-        }
-        if control.is_pondering() || limits.infinite {
-            hit_at = Instant::now();
-        } else if let Some(t) = limits.movetime {
-            if hit_at.elapsed() + limits.overhead >= t {
-                return;
-            }
-        } else {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(1));
+/// The legal moves, narrowed to `searchmoves` when any of them is legal.
+fn root_moves(game: &Game, limits: &Limits) -> MoveSet {
+    let moves = game.legal_moves();
+    let chosen = limits
+        .searchmoves
+        .iter()
+        .fold(MoveSet::EMPTY, |s, &m| s.with(m));
+    let narrowed = MoveSet::from_bits(moves.bits() & chosen.bits());
+    if narrowed.is_empty() { moves } else { narrowed }
+}
+
+/// Whether the main thread should start another iteration after `it`.
+fn go_on(worker: &mut Worker, it: &Iteration, limits: &Limits, control: &Control) -> bool {
+    let Some(duties) = worker.duties() else {
+        return true;
+    };
+    if limits.infinite || control.is_pondering() {
+        return true;
     }
+    if control.is_stopped() || duties.time.soft_limit_passed(control) {
+        return false;
+    }
+    if duties
+        .node_limit
+        .is_some_and(|limit| worker.nodes() >= limit)
+    {
+        return false;
+    }
+    let timed = limits.movetime.is_some() || limits.clock.is_some();
+    let to_end = value::WIN - it.value.abs();
+    !(timed && value::is_proven(it.value) && it.depth >= to_end + PROVEN_MARGIN)
+}
+
+/// The hash table's move in `child`, if it is legal there.
+fn expected_reply(table: &Table, child: &Position, game: &Game) -> Option<Move> {
+    let mv = table.probe(child.key())?.best?;
+    child.legal_moves(game.rule()).contains(mv).then_some(mv)
 }

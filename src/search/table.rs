@@ -1,0 +1,231 @@
+//! The transposition table: a fixed-size, lock-free hash table shared by every search thread.
+//!
+//! Each bucket is one 64-byte cache line of four slots. A slot is two atomic words, the packed
+//! data and `key ^ data`: a slot torn by two threads writing at once fails the key check and reads
+//! as a miss (the "xor trick"), so no lock is needed and a wrong hit needs a 64-bit key clash.
+//!
+//! Packed data (`u64`): bits 0–15 the score (`i16`), 16–23 the depth, 24–25 the bound, 26–29 the
+//! move (pit + 1; 0 for none), 30–37 the search generation. An empty slot is all zeros; stored
+//! slots never are, since their bound is never 0.
+
+use crate::rules::Move;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at most the score (no move reached alpha).
+    Upper = 1,
+    /// The true value is at least the score (a move reached beta).
+    Lower = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+/// A hit in the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// The score, node-relative for proven results (see `value::from_table`).
+    pub value: i32,
+    /// The depth it was searched to.
+    pub depth: i32,
+    /// What the score bounds.
+    pub bound: Bound,
+    /// The best or refuting move found, if any.
+    pub best: Option<Move>,
+}
+
+#[derive(Debug, Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const SLOTS: usize = 4;
+
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; SLOTS],
+}
+
+/// How much the age of an entry (in searches) weighs against its depth when replacing.
+const AGE_WEIGHT: i32 = 4;
+/// Bytes in one MiB.
+const MIB: usize = 1 << 20;
+
+/// The shared table.
+#[derive(Debug)]
+pub struct Table {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+impl Table {
+    /// A cleared table of about `mib` MiB (at least one bucket). When the memory cannot be had,
+    /// the size is halved until it can, and the shortfall is logged.
+    pub fn new(mib: usize) -> Table {
+        let mut count = (mib.saturating_mul(MIB) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        while buckets.try_reserve_exact(count).is_err() && count > 1 {
+            count /= 2;
+            log::error!("no memory for a {mib} MiB hash table; trying {count} buckets");
+        }
+        buckets.resize_with(count, Bucket::default);
+        Table {
+            buckets,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Empties every slot and resets the generation.
+    pub fn clear(&self) {
+        for slot in self.buckets.iter().flat_map(|b| &b.slots) {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search, so entries of earlier searches age.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        for slot in &self.bucket(key).slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            if data != 0 && slot.check.load(Ordering::Relaxed) ^ data == key {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores a search result for `key`, replacing the least useful slot of its bucket.
+    #[inline]
+    pub fn store(&self, key: u64, value: i32, depth: i32, bound: Bound, best: Option<Move>) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.slots[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &bucket.slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            if data == 0 || slot.check.load(Ordering::Relaxed) ^ data == key {
+                victim = slot;
+                if data != 0 {
+                    let old = unpack(data);
+                    if bound != Bound::Exact
+                        && depth + 2 < old.depth
+                        && old_generation(data) == generation
+                    {
+                        return;
+                    }
+                    let best = best.or(old.best);
+                    write(slot, key, pack(value, depth, bound, best, generation));
+                    return;
+                }
+                break;
+            }
+            let age = i32::from(generation.wrapping_sub(old_generation(data)));
+            let worth = unpack(data).depth - AGE_WEIGHT * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        write(victim, key, pack(value, depth, bound, best, generation));
+    }
+
+    /// Permille of a sample of slots holding an entry of the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let sample = self.buckets.iter().take(250).flat_map(|b| &b.slots);
+        let (mut used, mut total) = (0u32, 0u32);
+        for slot in sample {
+            let data = slot.data.load(Ordering::Relaxed);
+            used += u32::from(data != 0 && old_generation(data) == generation);
+            total += 1;
+        }
+        used * 1000 / total.max(1)
+    }
+}
+
+#[inline]
+fn write(slot: &Slot, key: u64, data: u64) {
+    slot.check.store(key ^ data, Ordering::Relaxed);
+    slot.data.store(data, Ordering::Relaxed);
+}
+
+#[inline]
+fn pack(value: i32, depth: i32, bound: Bound, best: Option<Move>, generation: u8) -> u64 {
+    let value = u64::from(value.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16 as u16);
+    let depth = depth.clamp(0, 255) as u64;
+    let best = best.map_or(0, |m| m.pit() as u64 + 1);
+    value | depth << 16 | (bound as u64) << 24 | best << 26 | u64::from(generation) << 30
+}
+
+#[inline]
+fn old_generation(data: u64) -> u8 {
+    (data >> 30) as u8
+}
+
+#[inline]
+fn unpack(data: u64) -> Hit {
+    let bound = match (data >> 24) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    let best = match (data >> 26) & 15 {
+        0 => None,
+        pit => Move::new(pit as usize - 1),
+    };
+    Hit {
+        value: i32::from(data as u16 as i16),
+        depth: ((data >> 16) & 255) as i32,
+        bound,
+        best,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_entry_is_found_with_its_fields() {
+        let table = Table::new(1);
+        let key = 0x1234_5678_9abc_def0;
+        table.store(key, -1234, 7, Bound::Lower, Move::new(9));
+        let hit = table.probe(key);
+        assert_eq!(
+            hit,
+            Some(Hit {
+                value: -1234,
+                depth: 7,
+                bound: Bound::Lower,
+                best: Move::new(9)
+            })
+        );
+        assert_eq!(table.probe(key ^ 1), None);
+        table.clear();
+        assert_eq!(table.probe(key), None);
+    }
+
+    #[test]
+    fn a_zero_mib_table_still_holds_a_bucket() {
+        let table = Table::new(0);
+        table.store(42, 7, 3, Bound::Exact, None);
+        assert_eq!(table.probe(42).map(|hit| hit.value), Some(7));
+        assert_eq!(table.hashfull(), 1000 / 4);
+    }
+}

@@ -1,0 +1,389 @@
+//! One search thread: iterative deepening over a negamax alpha-beta with principal-variation
+//! search, aspiration windows and a shared transposition table. The main thread also keeps time;
+//! helper threads (Lazy SMP) search the same tree and share what they learn through the table.
+
+use super::eval::evaluate;
+use super::ordering::{FILLER, Ordering as MoveOrder};
+use super::table::{Bound, Table};
+use super::time::TimeManager;
+use super::value::{self, INFINITY, MAX_PLY};
+use super::{Control, Features};
+use crate::rules::{GrandSlam, Move, MoveSet, Position, Side};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Nodes between two looks at the clock and the stop flags (well under a millisecond).
+const POLL_INTERVAL: u64 = 1024;
+/// Half-width of the first aspiration window around the last iteration's score.
+const ASPIRATION_WINDOW: i32 = 60;
+/// Aspiration windows are used from this depth on.
+const ASPIRATION_DEPTH: i32 = 4;
+/// Late move reductions apply from this depth on …
+const LMR_DEPTH: i32 = 3;
+/// … to quiet moves after this many moves have been searched.
+const LMR_MOVES: usize = 2;
+/// From this depth on, the latest moves are reduced one ply more …
+const LMR_DEEP: i32 = 6;
+/// … when at least this many moves came before them.
+const LMR_DEEP_MOVES: usize = 4;
+
+/// What every thread of one search shares.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub table: &'a Table,
+    /// The protocol's flags.
+    pub control: &'a Control,
+    /// Set when the search must end now (limit reached or stop asked).
+    pub abort: AtomicBool,
+    /// Nodes searched by each thread (updated at every poll, exact at the end).
+    pub nodes: Vec<AtomicU64>,
+    /// The grand-slam rule in force.
+    pub rule: GrandSlam,
+    /// Optional features in force.
+    pub features: Features,
+}
+
+impl Shared<'_> {
+    /// Nodes searched by all threads so far.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// The result of one completed iteration.
+#[derive(Clone, Debug, Default)]
+pub struct Iteration {
+    /// Depth searched.
+    pub depth: i32,
+    /// Score for the side to move at the root.
+    pub value: i32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+    /// Deepest ply reached so far.
+    pub seldepth: usize,
+}
+
+/// The limits only the main thread enforces.
+pub struct MainDuties {
+    /// The clock.
+    pub time: TimeManager,
+    /// Node limit of this thread.
+    pub node_limit: Option<u64>,
+}
+
+/// One thread's search state.
+pub struct Worker<'s, 'a> {
+    id: usize,
+    shared: &'s Shared<'a>,
+    main: Option<MainDuties>,
+    root_moves: MoveSet,
+    keys: Vec<u64>,
+    order: MoveOrder,
+    pv: Vec<[Move; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    nodes: u64,
+    seldepth: usize,
+    /// Aborts are ignored until the first iteration is complete: there is always a move.
+    may_abort: bool,
+    stopped: bool,
+}
+
+impl<'s, 'a> Worker<'s, 'a> {
+    /// A worker for thread `id` (0 is the main thread, which alone gets `main` duties).
+    /// `history` holds the game's positions since the last capture, the root last.
+    pub fn new(
+        id: usize,
+        shared: &'s Shared<'a>,
+        main: Option<MainDuties>,
+        history: &[Position],
+        root_moves: MoveSet,
+    ) -> Self {
+        let mut keys: Vec<u64> = history.iter().map(Position::key).collect();
+        keys.pop();
+        keys.reserve(MAX_PLY);
+        Worker {
+            id,
+            shared,
+            main,
+            root_moves,
+            keys,
+            order: MoveOrder::default(),
+            pv: vec![[FILLER; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            nodes: 0,
+            seldepth: 0,
+            may_abort: false,
+            stopped: false,
+        }
+    }
+
+    /// Nodes this worker searched.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The main thread's time manager, if this is the main thread.
+    pub fn duties(&mut self) -> Option<&mut MainDuties> {
+        self.main.as_mut()
+    }
+
+    /// Searches `root` one depth after another up to `max_depth`, calling `done` after each
+    /// completed iteration; `done` returns whether to go on. Returns the last completed
+    /// iteration.
+    pub fn iterate(
+        &mut self,
+        root: &Position,
+        max_depth: i32,
+        done: &mut dyn FnMut(&mut Self, &Iteration) -> bool,
+    ) -> Iteration {
+        let mut last = Iteration::default();
+        let mut depth = 1 + (self.id % 2) as i32;
+        while depth <= max_depth {
+            let value = self.aspiration(root, depth, last.value);
+            if self.stopped {
+                break;
+            }
+            let pv = self.pv[0][..self.pv_len[0]].to_vec();
+            last = Iteration {
+                depth,
+                value,
+                pv,
+                seldepth: self.seldepth,
+            };
+            self.may_abort = true;
+            if !done(self, &last) {
+                break;
+            }
+            depth += 1;
+        }
+        last
+    }
+
+    /// One iteration: a narrow window around the last score, widened until the score falls
+    /// inside it.
+    fn aspiration(&mut self, root: &Position, depth: i32, last: i32) -> i32 {
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if self.shared.features.aspiration
+            && depth >= ASPIRATION_DEPTH
+            && !value::is_proven(last)
+        {
+            (last - delta, last + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let value = self.negamax(root, alpha, beta, depth, 0, 0);
+            if self.stopped {
+                return value;
+            }
+            if value <= alpha {
+                alpha = (value - delta).max(-INFINITY);
+            } else if value >= beta {
+                beta = (value + delta).min(INFINITY);
+            } else {
+                return value;
+            }
+            delta *= 2;
+            if delta > 8 * ASPIRATION_WINDOW {
+                (alpha, beta) = (-INFINITY, INFINITY);
+            }
+        }
+    }
+
+    /// Looks at the clock, the node limit and the stop flags; sets `stopped` when the search
+    /// must end.
+    fn poll(&mut self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if let Some(duties) = &mut self.main {
+            duties.time.follow_ponder(self.shared.control);
+            if self.shared.control.is_stopped()
+                || (self.may_abort && duties.time.hard_limit_passed(self.shared.control))
+            {
+                self.shared.abort.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.may_abort && self.shared.abort.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+    }
+
+    /// The value of `position` for its side to move, searched `depth` plies deep within
+    /// (`alpha`, `beta`), `ply` plies from the root; `boundary` is where the positions this one
+    /// could repeat start in `keys`. Returns 0 once `stopped` is set (the caller discards it).
+    fn negamax(
+        &mut self,
+        position: &Position,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        boundary: usize,
+    ) -> i32 {
+        // 1. Count the node; look at the limits now and then.
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.nodes % POLL_INTERVAL == 0 {
+            self.poll();
+        }
+        if let Some(limit) = self.main.as_ref().and_then(|m| m.node_limit) {
+            if self.may_abort && self.nodes >= limit {
+                self.shared.abort.store(true, Ordering::Relaxed);
+                self.stopped = true;
+            }
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        // 2. Exact game ends: stores, repetition, no legal move.
+        let rule = self.shared.rule;
+        let us = position.side_to_move();
+        if position.decided_by_stores() {
+            return value::game_end(store_margin(position, us), ply);
+        }
+        let key = position.key();
+        if ply > 0 && self.keys[boundary..].contains(&key) {
+            return value::game_end(store_margin(&position.with_own_seeds_stored(), us), ply);
+        }
+        let mut moves = position.legal_moves(rule);
+        if moves.is_empty() {
+            return value::game_end(store_margin(&position.with_own_seeds_stored(), us), ply);
+        }
+        if ply == 0 {
+            moves = MoveSet::from_bits(moves.bits() & self.root_moves.bits());
+        }
+
+        // 3. The horizon.
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return evaluate(position);
+        }
+
+        // 4. The transposition table.
+        let pv_node = beta - alpha > 1;
+        let hit = self.shared.table.probe(key);
+        let hash_move = hit.and_then(|h| h.best).filter(|&m| moves.contains(m));
+        if let Some(hit) = hit {
+            let stored = value::from_table(hit.value, ply);
+            let usable = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => stored >= beta,
+                Bound::Upper => stored <= alpha,
+            };
+            if !pv_node && ply > 0 && hit.depth >= depth && usable {
+                return stored;
+            }
+        }
+
+        // 5. The children, best first, with principal-variation search.
+        let learned = self.shared.features.killers_and_history;
+        let (children, count) = self
+            .order
+            .children(position, moves, rule, hash_move, ply, learned);
+        self.keys.push(key);
+        let original_alpha = alpha;
+        let mut best_value = -INFINITY;
+        let mut best_move = None;
+        let mut quiet_tried = [children[0].mv; 6];
+        let mut quiet_count = 0;
+        for (i, child) in children[..count].iter().enumerate() {
+            let next = &child.played.position;
+            let child_boundary = if child.played.captured > 0 {
+                self.keys.len()
+            } else {
+                boundary
+            };
+            let mut v;
+            if i == 0 {
+                v = -self.negamax(next, -beta, -alpha, depth - 1, ply + 1, child_boundary);
+            } else {
+                let reduction = self.reduction(depth, i, child.played.captured);
+                v = -self.negamax(
+                    next,
+                    -alpha - 1,
+                    -alpha,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    child_boundary,
+                );
+                if v > alpha && reduction > 0 && !self.stopped {
+                    v = -self.negamax(next, -alpha - 1, -alpha, depth - 1, ply + 1, child_boundary);
+                }
+                if v > alpha && v < beta && !self.stopped {
+                    v = -self.negamax(next, -beta, -alpha, depth - 1, ply + 1, child_boundary);
+                }
+            }
+            if self.stopped {
+                self.keys.pop();
+                return 0;
+            }
+            if v > best_value {
+                best_value = v;
+                if v > alpha {
+                    best_move = Some(child.mv);
+                    alpha = v;
+                    self.update_pv(ply, child.mv);
+                    if alpha >= beta {
+                        if child.played.captured == 0 {
+                            self.order.reward(
+                                position,
+                                child.mv,
+                                &quiet_tried[..quiet_count],
+                                ply,
+                                depth,
+                            );
+                        }
+                        break;
+                    }
+                }
+            }
+            if child.played.captured == 0 {
+                quiet_tried[quiet_count] = child.mv;
+                quiet_count += 1;
+            }
+        }
+        self.keys.pop();
+
+        // 6. Remember the result.
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored = value::to_table(best_value, ply);
+        self.shared
+            .table
+            .store(key, stored, depth, bound, best_move.or(hash_move));
+        best_value
+    }
+
+    /// Plies by which the `index`-th move of a node `depth` plies deep is searched shallower
+    /// first: late quiet moves rarely matter.
+    #[inline]
+    fn reduction(&self, depth: i32, index: usize, captured: u8) -> i32 {
+        if !self.shared.features.late_move_reductions
+            || depth < LMR_DEPTH
+            || index < LMR_MOVES
+            || captured > 0
+        {
+            return 0;
+        }
+        1 + i32::from(depth >= LMR_DEEP && index >= LMR_DEEP_MOVES)
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = mv;
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+}
+
+/// Store of the side to move minus the opponent's.
+#[inline]
+fn store_margin(position: &Position, us: Side) -> i32 {
+    i32::from(position.store(us)) - i32::from(position.store(us.opponent()))
+}

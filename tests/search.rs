@@ -1,0 +1,256 @@
+//! The search against an independent minimax, its limits, its determinism and its game ends.
+
+use krou::rules::{Game, GrandSlam, Position};
+use krou::search::eval::evaluate;
+use krou::search::{Control, Features, Found, Info, Limits, Score, Searcher, Settings};
+use std::time::{Duration, Instant};
+
+/// A proven win `p` plies from the root, in the test's own scale.
+const TEST_WIN: i64 = 1_000_000;
+
+/// Plain minimax (negamax form) over `Game`, which applies every rule itself, repetition
+/// included: exact ends score ±(TEST_WIN − ply) or 0, the horizon scores the evaluation.
+fn minimax(game: &Game, depth: u32, ply: i64) -> i64 {
+    let us = game.position().side_to_move();
+    if let Some(outcome) = game.outcome() {
+        return match outcome.margin(us).signum() {
+            1 => TEST_WIN - ply,
+            -1 => -TEST_WIN + ply,
+            _ => 0,
+        };
+    }
+    if depth == 0 {
+        return i64::from(evaluate(game.position()));
+    }
+    let mut best = i64::MIN;
+    for mv in game.legal_moves() {
+        let mut child = game.clone();
+        assert!(child.play(mv).is_ok());
+        best = best.max(-minimax(&child, depth - 1, ply + 1));
+    }
+    best
+}
+
+fn as_score(value: i64) -> Score {
+    if value > TEST_WIN / 2 {
+        Score::Mate((TEST_WIN - value) as i32)
+    } else if value < -TEST_WIN / 2 {
+        Score::Mate(-(TEST_WIN + value) as i32)
+    } else {
+        Score::Cp(value as i32)
+    }
+}
+
+/// Games from a fixed pseudo-random walk: openings, middle games, endings with few seeds.
+fn sample_games(count: usize, seed: u64) -> Vec<Game> {
+    let mut state = seed;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize
+    };
+    let mut games = Vec::new();
+    while games.len() < count {
+        let rule = [
+            GrandSlam::NoCapture,
+            GrandSlam::Forbidden,
+            GrandSlam::CaptureAll,
+        ][next() % 3];
+        let mut game = Game::new(Position::start(), rule);
+        let length = next() % 120;
+        for _ in 0..length {
+            let moves: Vec<_> = game.legal_moves().collect();
+            if moves.is_empty() {
+                break;
+            }
+            assert!(game.play(moves[next() % moves.len()]).is_ok());
+        }
+        if game.outcome().is_none() {
+            games.push(game);
+        }
+    }
+    games
+}
+
+fn search(searcher: &mut Searcher, game: &Game, limits: &Limits) -> (Found, Vec<Info>) {
+    let control = Control::new(false);
+    let mut infos = Vec::new();
+    let found = searcher.search(game, limits, &control, &mut |info| infos.push(info.clone()));
+    (found, infos)
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn alpha_beta_scores_equal_plain_minimax_at_small_depths() {
+    // Reductions make the search selective on purpose: compare the full-width search (PVS,
+    // aspiration windows, hash table and move ordering all in force) with minimax.
+    let mut searcher = Searcher::new(Settings::default());
+    searcher.set_features(Features {
+        late_move_reductions: false,
+        ..Features::default()
+    });
+    for (i, game) in sample_games(150, 7).iter().enumerate() {
+        let d = 1 + (i % 5) as u32;
+        searcher.clear();
+        let (found, infos) = search(&mut searcher, game, &depth(d));
+        let last = infos.last().expect("a completed iteration");
+        assert_eq!(last.depth, d);
+        let expected = as_score(minimax(game, d, 0));
+        assert_eq!(last.score, expected, "depth {d} in {}", game.position());
+        // The best move really achieves the score.
+        let best = found.best.expect("a move");
+        let mut child = game.clone();
+        assert!(child.play(best).is_ok());
+        assert_eq!(as_score(-minimax(&child, d - 1, 1)), expected);
+    }
+}
+
+#[test]
+fn a_finished_game_has_no_best_move() {
+    let mut searcher = Searcher::new(Settings::default());
+    for diagram in [
+        "0-0-0-0-0-0-1-2-0-0-0-0-20-25-S",
+        "1-1-1-1-0-0-0-0-0-0-0-0-20-24-N",
+    ] {
+        let position: Position = diagram.parse().expect("valid diagram");
+        let game = Game::new(position, GrandSlam::NoCapture);
+        assert!(game.outcome().is_some(), "{diagram}");
+        let (found, infos) = search(&mut searcher, &game, &depth(5));
+        assert_eq!(found.best, None);
+        assert!(infos.is_empty());
+    }
+}
+
+#[test]
+fn depth_and_node_limits_are_respected() {
+    let mut searcher = Searcher::new(Settings::default());
+    let game = Game::new(Position::start(), GrandSlam::NoCapture);
+    let (_, infos) = search(&mut searcher, &game, &depth(9));
+    assert_eq!(infos.last().map(|i| i.depth), Some(9));
+    assert!(infos.windows(2).all(|w| w[1].depth == w[0].depth + 1));
+    for limit in [100, 5_000, 200_000] {
+        searcher.clear();
+        let limits = Limits {
+            nodes: Some(limit),
+            ..Limits::default()
+        };
+        let (found, infos) = search(&mut searcher, &game, &limits);
+        assert!(found.best.is_some());
+        let nodes = infos.last().map_or(0, |i| i.nodes);
+        assert!(
+            nodes <= limit,
+            "{nodes} nodes searched for a limit of {limit}"
+        );
+    }
+}
+
+#[test]
+fn one_thread_searches_are_deterministic() {
+    let games = sample_games(6, 99);
+    let run = || {
+        let mut searcher = Searcher::new(Settings::default());
+        let mut out = Vec::new();
+        for game in &games {
+            let (found, infos) = search(&mut searcher, game, &depth(10));
+            out.push((
+                found,
+                infos
+                    .iter()
+                    .map(|i| (i.nodes, i.score, i.pv.clone()))
+                    .collect::<Vec<_>>(),
+            ));
+        }
+        out
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn stop_ends_an_infinite_search_promptly() {
+    let mut searcher = Searcher::new(Settings {
+        hash_mib: 4,
+        threads: 2,
+    });
+    let game = Game::new(Position::start(), GrandSlam::NoCapture);
+    let control = Control::new(false);
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let (asked, returned) = std::thread::scope(|scope| {
+        let stopper = scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(100));
+            control.stop();
+            Instant::now()
+        });
+        let found = searcher.search(&game, &limits, &control, &mut |_| {});
+        assert!(found.best.is_some());
+        let returned = Instant::now();
+        (stopper.join().expect("the stopping thread ends"), returned)
+    });
+    assert!(returned >= asked, "an infinite search ended before stop");
+    assert!(returned - asked < Duration::from_millis(50));
+}
+
+#[test]
+fn a_loop_of_two_seeds_is_a_draw_by_repetition() {
+    // From the endgame notes: South must feed with F; the two seeds then chase each other round
+    // the board until a position repeats with one seed on each side: 24-24.
+    let position: Position = "0-0-0-0-0-1-0-0-0-0-0-1-23-23-S"
+        .parse()
+        .expect("valid diagram");
+    let game = Game::new(position, GrandSlam::NoCapture);
+    let mut searcher = Searcher::new(Settings::default());
+    let (_, infos) = search(&mut searcher, &game, &depth(16));
+    let last = infos.last().expect("a completed iteration");
+    assert_eq!(last.score, as_score(minimax(&game, 16, 0)));
+    assert_eq!(last.score, Score::Cp(0));
+}
+
+#[test]
+fn movetime_is_kept() {
+    let mut searcher = Searcher::new(Settings::default());
+    let game = Game::new(Position::start(), GrandSlam::NoCapture);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(200)),
+        overhead: Duration::from_millis(10),
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    let (found, _) = search(&mut searcher, &game, &limits);
+    assert!(found.best.is_some());
+    assert!(started.elapsed() < Duration::from_millis(190 + 100));
+}
+
+#[test]
+fn pondering_waits_for_ponderhit_then_keeps_its_time() {
+    let mut searcher = Searcher::new(Settings::default());
+    let game = Game::new(Position::start(), GrandSlam::NoCapture);
+    let control = Control::new(true);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(50)),
+        ..Limits::default()
+    };
+    let (hit_at, done_at) = std::thread::scope(|scope| {
+        let hit = scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(150));
+            control.ponderhit();
+            Instant::now()
+        });
+        let found = searcher.search(&game, &limits, &control, &mut |_| {});
+        assert!(found.best.is_some());
+        (
+            hit.join().expect("the ponderhit thread ends"),
+            Instant::now(),
+        )
+    });
+    assert!(done_at >= hit_at, "the search ended before ponderhit");
+    assert!(done_at - hit_at < Duration::from_millis(50 + 100));
+}
