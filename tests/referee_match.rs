@@ -232,7 +232,11 @@ fn ctrl_c_ends_the_match_cleanly_with_the_games_so_far_written() {
     let finished = summary["games_finished"].as_u64().expect("count");
     assert!(finished >= 1, "games were played before Ctrl-C");
     let games = read_games(&std::fs::read_to_string(&ogn).expect("OGN")).expect("readable");
-    let complete = games.iter().filter(|g| g.result != "*").count() as u64;
+    // Forfeits are written as `*` too: a game is finished unless it was aborted.
+    let complete = games
+        .iter()
+        .filter(|g| g.tag("Termination") != Some("aborted"))
+        .count() as u64;
     assert_eq!(complete, finished);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -353,5 +357,66 @@ fn ogn_dir_writes_one_game_a_file_that_the_aualé_loader_reads_whole() {
         "{help}"
     );
     assert!(help.contains("only the no-capture"), "{help}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The process behind `pid` is running (a zombie is dead, only not yet reaped).
+fn alive(pid: &str) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    !stat.is_empty() && !stat.contains(") Z ")
+}
+
+#[test]
+fn a_second_ctrl_c_kills_the_engines_process_groups_before_exiting() {
+    let dir = scratch("interrupt-twice");
+    let pid_file = dir.join("pid");
+    // A wrapper that never answers: the referee waits for its uciok until Ctrl-C.
+    let engine = format!(
+        "name=wrap sh -c 'sleep 30 & echo $! > {}; wait'",
+        pid_file.display()
+    );
+    let mut child = Command::new(krou())
+        .args(["match", "--engine", &engine, "--engine", "random"])
+        .args(["--games", "1", "--timeout", "20"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("krou runs");
+    let started = Instant::now();
+    let pid = loop {
+        match std::fs::read_to_string(&pid_file) {
+            Ok(text) if text.ends_with('\n') => break text.trim().to_string(),
+            _ => assert!(started.elapsed() < Duration::from_secs(5), "no wrapper"),
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(alive(&pid));
+    let interrupt = || {
+        let sent = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+    };
+    // The second Ctrl-C comes while the first is still giving the engine time to quit.
+    interrupt();
+    std::thread::sleep(Duration::from_millis(100));
+    interrupt();
+    let asked = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(asked.elapsed() < Duration::from_secs(5), "no exit");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.code(), Some(130));
+    while alive(&pid) && asked.elapsed() < Duration::from_secs(3) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        !alive(&pid),
+        "the engine's child {pid} outlived the referee"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

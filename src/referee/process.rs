@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, SyncSender, channel, sync_channel};
 use std::time::{Duration, Instant};
@@ -20,6 +21,18 @@ const QUIT_GRACE: Duration = Duration::from_millis(300);
 pub const MAX_LOG_BYTES: usize = 1024 * 1024;
 /// Longest line kept in a protocol log; the rest is replaced by a marker.
 pub const MAX_LOG_LINE_BYTES: usize = 256;
+
+/// The process ids of the engines running now, for [`kill_all`].
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Kills the process groups of every engine still running (for exiting at once after a second
+/// Ctrl-C, when no [`Process`] gets dropped).
+pub fn kill_all() {
+    let pids = RUNNING.lock().map(|r| r.clone()).unwrap_or_default();
+    for pid in pids {
+        kill_group_of(pid);
+    }
+}
 
 /// A line an engine printed, stamped when the reader thread read it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,6 +99,9 @@ impl Process {
             .stdout
             .take()
             .ok_or_else(|| std::io::Error::other("no stdout pipe"))?;
+        if let Ok(mut running) = RUNNING.lock() {
+            running.push(child.id());
+        }
         let (sender, events) = sync_channel(QUEUE_LINES);
         std::thread::Builder::new()
             .name("engine-reader".into())
@@ -210,6 +226,17 @@ impl Process {
 impl Drop for Process {
     /// Sends `quit`, gives the engine a moment to exit, then kills its process group.
     fn drop(&mut self) {
+        self.stop();
+        let pid = self.child.id();
+        if let Ok(mut running) = RUNNING.lock() {
+            running.retain(|&p| p != pid);
+        }
+    }
+}
+
+impl Process {
+    /// Sends `quit`, waits up to [`QUIT_GRACE`] for the engine to exit, then kills its group.
+    fn stop(&mut self) {
         if !self.closed {
             self.send("quit");
         }

@@ -265,7 +265,8 @@ fn keep_logs(dir: &Path, record: &GameRecord, names: &[String], faults_only: boo
 fn install_interrupt_handler() {
     let installed = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::Relaxed) {
-            eprintln!("\ninterrupted twice: exiting at once");
+            eprintln!("\ninterrupted twice: killing the engines and exiting at once");
+            super::process::kill_all();
             std::process::exit(130);
         }
         eprintln!("\ninterrupted: stopping the games in progress (Ctrl-C again to quit at once)");
