@@ -71,9 +71,16 @@ pub fn text(standings: &Standings, report: &Report) -> String {
         out.push_str(&format!(
             "  Pentanomial [LL LD DD+WL WD WW]: [{ll} {ld} {dd} {wd} {ww}]\n"
         ));
+        let pairs: u64 = t.pentanomial.iter().sum();
+        let basis = if pairs > 0 {
+            let s = if pairs == 1 { "" } else { "s" };
+            format!("from {pairs} complete game pair{s}")
+        } else {
+            format!("from {} single games", t.games())
+        };
         match Estimate::of(t) {
             Some(e) if e.interval_known() => out.push_str(&format!(
-                "  Elo {:+.1} ±{:.1} (95%: {:+.1} to {:+.1}), LOS {:.1}%\n",
+                "  Elo {:+.1} ±{:.1} (95%: {:+.1} to {:+.1}), LOS {:.1}% ({basis})\n",
                 e.elo,
                 e.error(),
                 e.low,
@@ -81,7 +88,7 @@ pub fn text(standings: &Standings, report: &Report) -> String {
                 e.los * 100.0
             )),
             Some(e) => out.push_str(&format!(
-                "  Elo {:+.1} {}, LOS {:.1}%\n",
+                "  Elo {:+.1} {}, LOS {:.1}% ({basis})\n",
                 e.elo,
                 e.error_text(),
                 e.los * 100.0
@@ -212,7 +219,9 @@ mod tests {
         };
         let text = text(&standings, &report);
         assert!(
-            text.contains("Elo +0.0 (interval unknown: no spread yet), LOS 50.0%"),
+            text.contains(
+                "Elo +0.0 (interval unknown: no spread yet), LOS 50.0% (from 5 complete game pairs)"
+            ),
             "{text}"
         );
         assert!(!text.contains('±'), "{text}");
