@@ -2,11 +2,13 @@
 //!
 //! - [`rules`]: the exact rules core (positions, moves, sowing, capture, game end, notation,
 //!   hashing, perft). It knows nothing of the layers above it.
+//! - [`egdb`]: endgame tables: proven bounds on positions with few seeds, built and probed.
 //! - [`search`]: finds moves within limits; reports through callbacks, never prints.
 //! - [`protocol`]: the Aualé-compatible UCI dialect on stdin/stdout (see `protocol.md`).
 //! - [`referee`]: engine-against-engine matches with clocks, statistics and game records.
 #![forbid(unsafe_code)]
 
+pub mod egdb;
 pub mod protocol;
 pub mod referee;
 pub mod rules;

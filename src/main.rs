@@ -30,6 +30,11 @@ enum Command {
         #[arg(long, value_name = "RULE", default_value = "no-capture")]
         grand_slam: GrandSlam,
     },
+    /// Endgame tables: build them, probe a position.
+    Egdb {
+        #[command(subcommand)]
+        command: krou::egdb::EgdbCommand,
+    },
     /// Search the bench games to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth in plies.
@@ -60,6 +65,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some(Command::Egdb { command }) => krou::egdb::run(command),
         Some(Command::Bench { depth }) => {
             krou::search::bench(depth)
                 .text()

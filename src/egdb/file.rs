@@ -1,0 +1,226 @@
+//! Table files: one per seed count, a header then one code per board.
+//!
+//! ```text
+//! offset size  field
+//!      0    8  magic "KROUEGDB"
+//!      8    4  format version, little-endian (1)
+//!     12    1  grand-slam rule: 0 no-capture, 1 forbidden, 2 capture-all
+//!     13    1  seeds on every board
+//!     14    2  zero
+//!     16    8  number of boards, little-endian: C(seeds + 11, 11)
+//!     24    8  FNV-1a 64 checksum of the codes, little-endian
+//!     32    …  one code per board, in index order (see `bounds`)
+//! ```
+//! Files are written to a temporary name in the same directory, synced, then renamed, so a file
+//! with the final name is always complete.
+
+use super::layer::{Layer, LayerError};
+use crate::rules::GrandSlam;
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The first bytes of every table file.
+pub const MAGIC: &[u8; 8] = b"KROUEGDB";
+/// The format this code reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+const HEADER_LEN: usize = 32;
+
+/// The file name of the layer of `seeds` seeds under `rule`, e.g. `no-capture-12.egdb`.
+pub fn file_name(rule: GrandSlam, seeds: u8) -> String {
+    format!("{}-{seeds:02}.egdb", rule.name())
+}
+
+/// Why a table file was refused.
+#[derive(Debug)]
+pub enum FileError {
+    /// The file could not be read or written.
+    Io(std::io::Error),
+    /// Shorter than a header.
+    Truncated {
+        /// Bytes needed.
+        expected: u64,
+        /// Bytes found.
+        found: u64,
+    },
+    /// Not a Krou table file.
+    BadMagic,
+    /// A format this version cannot read.
+    Version(u32),
+    /// A table for another grand-slam rule (or an unknown rule byte).
+    Rule {
+        /// The rule asked for.
+        expected: GrandSlam,
+        /// The rule byte found.
+        found: u8,
+    },
+    /// A table for another seed count.
+    Seeds {
+        /// Seeds asked for.
+        expected: u8,
+        /// Seeds found.
+        found: u8,
+    },
+    /// The codes do not match the checksum in the header.
+    Checksum,
+    /// The codes do not make a valid layer.
+    Layer(LayerError),
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Io(e) => write!(f, "{e}"),
+            FileError::Truncated { expected, found } => {
+                write!(f, "truncated: {found} bytes where {expected} are needed")
+            }
+            FileError::BadMagic => write!(f, "not a Krou endgame table (bad magic)"),
+            FileError::Version(v) => {
+                write!(
+                    f,
+                    "format version {v}, but this Krou reads {FORMAT_VERSION}"
+                )
+            }
+            FileError::Rule { expected, found } => match rule_of(*found) {
+                Some(rule) => write!(f, "built for grand-slam rule {rule}, not {expected}"),
+                None => write!(f, "unknown grand-slam rule byte {found}"),
+            },
+            FileError::Seeds { expected, found } => {
+                write!(f, "holds {found} seeds, not {expected}")
+            }
+            FileError::Checksum => write!(f, "checksum mismatch: the file is corrupt"),
+            FileError::Layer(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// A refused file and why.
+#[derive(Debug)]
+pub struct TableFileError {
+    /// The file.
+    pub path: PathBuf,
+    /// What is wrong with it.
+    pub error: FileError,
+}
+
+impl fmt::Display for TableFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "endgame table {}: {}", self.path.display(), self.error)
+    }
+}
+
+impl std::error::Error for TableFileError {}
+
+fn rule_byte(rule: GrandSlam) -> u8 {
+    match rule {
+        GrandSlam::NoCapture => 0,
+        GrandSlam::Forbidden => 1,
+        GrandSlam::CaptureAll => 2,
+    }
+}
+
+fn rule_of(byte: u8) -> Option<GrandSlam> {
+    GrandSlam::ALL.into_iter().find(|&r| rule_byte(r) == byte)
+}
+
+/// FNV-1a, 64 bits.
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+fn header(rule: GrandSlam, layer: &Layer) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    h[12] = rule_byte(rule);
+    h[13] = layer.seeds();
+    h[16..24].copy_from_slice(&(layer.codes().len() as u64).to_le_bytes());
+    h[24..32].copy_from_slice(&checksum(layer.codes()).to_le_bytes());
+    h
+}
+
+/// Writes `layer` into `dir` under its [`file_name`], atomically; returns the path.
+pub fn write_layer(dir: &Path, rule: GrandSlam, layer: &Layer) -> Result<PathBuf, TableFileError> {
+    let path = dir.join(file_name(rule, layer.seeds()));
+    let temp = dir.join(format!(
+        ".{}.tmp{}",
+        file_name(rule, layer.seeds()),
+        std::process::id()
+    ));
+    let fail = |error| TableFileError {
+        path: path.clone(),
+        error: FileError::Io(error),
+    };
+    let write = || -> std::io::Result<()> {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(&header(rule, layer))?;
+        file.write_all(layer.codes())?;
+        file.sync_all()?;
+        std::fs::rename(&temp, &path)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        fail(e)
+    })?;
+    Ok(path)
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+/// Parses the bytes of a table file that should hold `seeds` seeds under `rule`.
+pub fn parse_layer(bytes: &[u8], rule: GrandSlam, seeds: u8) -> Result<Layer, FileError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(FileError::Truncated {
+            expected: HEADER_LEN as u64,
+            found: bytes.len() as u64,
+        });
+    }
+    if &bytes[..8] != MAGIC {
+        return Err(FileError::BadMagic);
+    }
+    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    if version != FORMAT_VERSION {
+        return Err(FileError::Version(version));
+    }
+    if bytes[12] != rule_byte(rule) {
+        return Err(FileError::Rule {
+            expected: rule,
+            found: bytes[12],
+        });
+    }
+    if bytes[13] != seeds {
+        return Err(FileError::Seeds {
+            expected: seeds,
+            found: bytes[13],
+        });
+    }
+    let count = u64_at(bytes, 16);
+    let codes = &bytes[HEADER_LEN..];
+    if codes.len() as u64 != count {
+        return Err(FileError::Truncated {
+            expected: HEADER_LEN as u64 + count,
+            found: bytes.len() as u64,
+        });
+    }
+    if checksum(codes) != u64_at(bytes, 24) {
+        return Err(FileError::Checksum);
+    }
+    Layer::new(seeds, codes.to_vec()).map_err(FileError::Layer)
+}
+
+/// Reads the layer of `seeds` seeds under `rule` from `dir`.
+pub fn read_layer(dir: &Path, rule: GrandSlam, seeds: u8) -> Result<Layer, TableFileError> {
+    let path = dir.join(file_name(rule, seeds));
+    let result = std::fs::read(&path)
+        .map_err(FileError::Io)
+        .and_then(|bytes| parse_layer(&bytes, rule, seeds));
+    result.map_err(|error| TableFileError { path, error })
+}

@@ -1,0 +1,190 @@
+//! A set of layers, 0 to some seed count, under one grand-slam rule: loading, building and
+//! probing.
+
+use super::board::{for_each_child, own_split};
+use super::bounds::Bounds;
+use super::build::{Progress, build_layer};
+use super::file::{TableFileError, read_layer, write_layer};
+use super::index::{MAX_SEEDS, normalised};
+use super::layer::Layer;
+use crate::rules::{Game, GrandSlam, Move, Position};
+use std::path::Path;
+
+/// Endgame tables for every seed count from 0 up to [`Tables::max_seeds`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tables {
+    rule: GrandSlam,
+    layers: Vec<Layer>,
+}
+
+/// A probe of a position within a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// Bounds on the margin the side to move will still gain.
+    pub bounds: Bounds,
+    /// Whether the bounds are proven for this game: no earlier position since the last capture
+    /// is in the history (the position is the game's start or follows a capture). Otherwise
+    /// an earlier position could end the game first by repetition, and the bounds are a hint.
+    pub proven: bool,
+}
+
+/// A legal move and the bounds on what it gains the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveBounds {
+    /// The move.
+    pub mv: Move,
+    /// Seeds it captures.
+    pub captured: u8,
+    /// Bounds on the margin of the side to move after playing it (its capture included).
+    pub bounds: Bounds,
+}
+
+impl Tables {
+    /// No tables at all (probes always miss).
+    pub fn empty(rule: GrandSlam) -> Tables {
+        Tables {
+            rule,
+            layers: Vec::new(),
+        }
+    }
+
+    /// The grand-slam rule the tables were built for.
+    pub fn rule(&self) -> GrandSlam {
+        self.rule
+    }
+
+    /// The largest seed count covered, or `None` for no tables.
+    pub fn max_seeds(&self) -> Option<u8> {
+        self.layers.last().map(Layer::seeds)
+    }
+
+    /// The layer of `seeds` seeds, if covered.
+    pub fn layer(&self, seeds: u8) -> Option<&Layer> {
+        self.layers.get(usize::from(seeds))
+    }
+
+    /// Adds the next layer (one more seed than the largest covered) by building it.
+    pub fn build_next(&mut self, threads: usize, report: &(dyn Fn(Progress) + Sync)) {
+        let seeds = self.layers.len() as u8;
+        let codes = build_layer(seeds, self.rule, &self.layers, threads, report);
+        if let Ok(layer) = Layer::new(seeds, codes) {
+            self.layers.push(layer);
+        }
+    }
+
+    /// Tables up to `max_seeds` seeds, built in memory on `threads` threads (12 seeds take a
+    /// few seconds).
+    pub fn build(rule: GrandSlam, max_seeds: u8, threads: usize) -> Tables {
+        let mut tables = Tables::empty(rule);
+        while tables.layers.len() <= usize::from(max_seeds.min(MAX_SEEDS)) {
+            tables.build_next(threads, &|_| {});
+        }
+        tables
+    }
+
+    /// Loads the layers 0, 1, 2, … from `dir` until one is missing or refused (at most
+    /// `max_seeds`). A missing file ends the tables quietly; a refused one is returned beside
+    /// the tables loaded below it, which stay usable.
+    pub fn load(dir: &Path, rule: GrandSlam, max_seeds: u8) -> (Tables, Option<TableFileError>) {
+        let mut tables = Tables::empty(rule);
+        for seeds in 0..=max_seeds.min(MAX_SEEDS) {
+            match read_layer(dir, rule, seeds) {
+                Ok(layer) => tables.layers.push(layer),
+                Err(e) => {
+                    let missing = matches!(&e.error, super::file::FileError::Io(io)
+                        if io.kind() == std::io::ErrorKind::NotFound);
+                    return (tables, (!missing).then_some(e));
+                }
+            }
+        }
+        (tables, None)
+    }
+
+    /// Builds (or loads, when a valid file is already there) every layer up to `max_seeds`
+    /// into `dir`, one file each, so an interrupted build resumes at the first missing file.
+    pub fn build_into(
+        dir: &Path,
+        rule: GrandSlam,
+        max_seeds: u8,
+        threads: usize,
+        report: &(dyn Fn(Progress) + Sync),
+    ) -> Result<Tables, TableFileError> {
+        let mut tables = Tables::empty(rule);
+        for seeds in 0..=max_seeds.min(MAX_SEEDS) {
+            match read_layer(dir, rule, seeds) {
+                Ok(layer) => tables.layers.push(layer),
+                Err(e) => {
+                    if !matches!(&e.error, super::file::FileError::Io(_)) {
+                        log::warn!("{e}; building it again");
+                    }
+                    tables.build_next(threads, report);
+                    if let Some(layer) = tables.layers.last() {
+                        write_layer(dir, rule, layer)?;
+                    }
+                }
+            }
+        }
+        Ok(tables)
+    }
+
+    /// Bounds on the margin the side to move will still gain from `position`, if the tables
+    /// cover its seed count. They are proven for a game starting at `position` (see
+    /// [`Tables::probe_game`] for a position inside a game).
+    pub fn probe(&self, position: &Position) -> Option<Bounds> {
+        let board = normalised(position);
+        let layer = self.layer(position.seeds_on_board())?;
+        Some(layer.bounds(&board))
+    }
+
+    /// Probes the current position of `game`, saying whether the bounds are proven there.
+    pub fn probe_game(&self, game: &Game) -> Option<Probe> {
+        let bounds = self.probe(game.position())?;
+        Some(Probe {
+            bounds,
+            proven: game.since_last_capture().len() == 1,
+        })
+    }
+
+    /// Every legal move of `position` with the bounds it gives the side to move, best first
+    /// (highest proven lower bound, then highest upper bound, then captures before quiet
+    /// moves). `None` when the tables do not cover the position; empty when it has no move.
+    ///
+    /// A capturing move's bounds are proven. A quiet move's bounds come from the next
+    /// position's entry, which assumes the game starts there: the position left behind could
+    /// recur, so a quiet move that ties with a capture is best only when the search confirms it
+    /// with the real history.
+    pub fn moves(&self, position: &Position) -> Option<Vec<MoveBounds>> {
+        let board = normalised(position);
+        self.layer(position.seeds_on_board())?;
+        let mut found = Vec::new();
+        let mut missing = false;
+        for_each_child(&board, self.rule, |child| {
+            let seeds = position.seeds_on_board() - child.captured;
+            match self.layer(seeds) {
+                Some(layer) => found.push(MoveBounds {
+                    mv: absolute(child.mv, position),
+                    captured: child.captured,
+                    bounds: layer.bounds(&child.board).after_move(child.captured),
+                }),
+                None => missing = true,
+            }
+        });
+        if missing {
+            return None;
+        }
+        found.sort_by_key(|m| (-m.bounds.lo, -m.bounds.hi, m.captured == 0, m.mv));
+        Some(found)
+    }
+
+    /// The margin if the game ended now by a repetition or a lack of moves: the side to move's
+    /// seeds minus the opponent's.
+    pub fn own_split(position: &Position) -> i8 {
+        own_split(&normalised(position))
+    }
+}
+
+/// The move in the real position for a move of its normalised board.
+fn absolute(mv: Move, position: &Position) -> Move {
+    let pit = mv.pit() + position.side_to_move().first_pit();
+    Move::new(pit).unwrap_or(mv)
+}

@@ -1,0 +1,134 @@
+//! Table files: written atomically, read back, refused with a clear error when bad, and a build
+//! that resumes where it stopped.
+
+use krou::egdb::file::{self, FileError};
+use krou::egdb::{Layer, Tables};
+use krou::rules::GrandSlam;
+use std::path::{Path, PathBuf};
+
+const RULE: GrandSlam = GrandSlam::NoCapture;
+
+/// A fresh, empty directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("krou-egdb-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn built(dir: &Path, seeds: u8) -> Tables {
+    Tables::build_into(dir, RULE, seeds, 2, &|_| {}).expect("build")
+}
+
+fn bytes_of(dir: &Path, seeds: u8) -> Vec<u8> {
+    std::fs::read(dir.join(file::file_name(RULE, seeds))).expect("file")
+}
+
+#[test]
+fn written_tables_load_back_identical() {
+    let dir = scratch("roundtrip");
+    let tables = built(&dir, 6);
+    let (loaded, refused) = Tables::load(&dir, RULE, 24);
+    assert!(refused.is_none());
+    assert_eq!(loaded, tables);
+    assert_eq!(loaded.max_seeds(), Some(6));
+    let names: Vec<_> = std::fs::read_dir(&dir).expect("dir").flatten().collect();
+    assert_eq!(names.len(), 7, "one file per seed count, no temporary left");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_holds_a_header_and_one_byte_per_board() {
+    let dir = scratch("size");
+    built(&dir, 5);
+    assert_eq!(bytes_of(&dir, 5).len(), 32 + 4368);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_files_are_refused_with_the_reason() {
+    let dir = scratch("bad");
+    built(&dir, 4);
+    let good = bytes_of(&dir, 4);
+    let parse = |bytes: &[u8], rule, seeds| file::parse_layer(bytes, rule, seeds);
+    assert!(parse(&good, RULE, 4).is_ok());
+    assert!(matches!(
+        parse(&good[..good.len() - 1], RULE, 4),
+        Err(FileError::Truncated { .. })
+    ));
+    assert!(matches!(
+        parse(&good[..10], RULE, 4),
+        Err(FileError::Truncated { .. })
+    ));
+    let mut magic = good.clone();
+    magic[0] = b'X';
+    assert!(matches!(parse(&magic, RULE, 4), Err(FileError::BadMagic)));
+    let mut version = good.clone();
+    version[8] = 9;
+    assert!(matches!(
+        parse(&version, RULE, 4),
+        Err(FileError::Version(9))
+    ));
+    assert!(matches!(
+        parse(&good, GrandSlam::Forbidden, 4),
+        Err(FileError::Rule { found: 0, .. })
+    ));
+    assert!(matches!(
+        parse(&good, RULE, 5),
+        Err(FileError::Seeds { found: 4, .. })
+    ));
+    let mut flipped = good.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    assert!(matches!(parse(&flipped, RULE, 4), Err(FileError::Checksum)));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn invalid_codes_are_refused_even_with_a_good_checksum() {
+    let codes = vec![250u8; 12];
+    assert!(Layer::new(1, codes).is_err());
+    assert!(Layer::new(1, vec![24; 11]).is_err(), "too few codes");
+    assert!(
+        Layer::new(1, vec![24 + 2; 12]).is_err(),
+        "value above the seeds"
+    );
+}
+
+#[test]
+fn loading_stops_at_a_bad_file_and_keeps_the_layers_below() {
+    let dir = scratch("stop");
+    built(&dir, 5);
+    let path = dir.join(file::file_name(RULE, 3));
+    let bytes = bytes_of(&dir, 3);
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).expect("truncate");
+    let (tables, refused) = Tables::load(&dir, RULE, 24);
+    assert_eq!(tables.max_seeds(), Some(2));
+    let refused = refused.expect("the truncated file is refused");
+    assert_eq!(refused.path, path);
+    assert!(refused.to_string().contains("truncated"), "{refused}");
+    let (other_rule, refused) = Tables::load(&dir, GrandSlam::CaptureAll, 24);
+    assert_eq!(other_rule.max_seeds(), None);
+    assert!(refused.is_none(), "missing files are no error");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_build_resumes_at_the_first_missing_or_bad_file() {
+    let dir = scratch("resume");
+    built(&dir, 3);
+    let kept = std::fs::metadata(dir.join(file::file_name(RULE, 2)))
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    // An interrupted write leaves only a temporary file; a corrupt file is rebuilt.
+    std::fs::write(dir.join(".no-capture-04.egdb.tmp1"), b"partial").expect("temp");
+    std::fs::write(dir.join(file::file_name(RULE, 3)), b"junk").expect("junk");
+    let tables = built(&dir, 5);
+    assert_eq!(tables, Tables::build(RULE, 5, 1));
+    let again = std::fs::metadata(dir.join(file::file_name(RULE, 2)))
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    assert_eq!(kept, again, "finished files are not rewritten");
+    assert!(file::read_layer(&dir, RULE, 3).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
