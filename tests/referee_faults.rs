@@ -130,3 +130,38 @@ fn an_engine_that_stops_reading_its_input_cannot_block_the_referee() {
     assert_eq!(summary["games"][0]["fault_by"], "south");
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
 }
+
+#[test]
+fn a_wrapper_script_engine_leaves_no_process_behind() {
+    let dir = referee_support::scratch("orphans");
+    let pid_file = dir.join("pid");
+    // The wrapper starts a long sleep, never answers, and so loses by `no uciok`.
+    let engine = format!(
+        "name=wrap sh -c 'sleep 30 & echo $! > {}; wait'",
+        pid_file.display()
+    );
+    let summary = run_match(&[
+        "--engine",
+        &engine,
+        "--engine",
+        "random",
+        "--games",
+        "1",
+        "--timeout",
+        "0.5",
+    ]);
+    assert_eq!(summary["games"][0]["reason"], "no uciok", "{summary:#}");
+    let pid = std::fs::read_to_string(&pid_file).expect("the wrapper wrote its child's pid");
+    let pid = pid.trim().to_string();
+    let alive = || {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // A zombie (state Z) is dead, only not yet reaped by init.
+        !stat.is_empty() && !stat.contains(") Z ")
+    };
+    let asked = std::time::Instant::now();
+    while alive() && asked.elapsed() < std::time::Duration::from_secs(3) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!alive(), "the wrapper's child {pid} outlived the match");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -29,6 +29,8 @@ pub enum Command {
     Display,
     /// `perft <depth>`: count leaf nodes (an extension).
     Perft(u32),
+    /// `bench [depth]`: the search benchmark, as `krou bench` prints it (an extension).
+    Bench(u32),
     /// `query gameover|p1turn|result` (an extension, as UGI referees ask).
     Query(Query),
 }

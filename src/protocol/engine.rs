@@ -57,6 +57,11 @@ pub trait Engine {
     fn join(&mut self);
     /// The lines of a perft report.
     fn perft(&mut self, position: &Position, depth: u32, rule: GrandSlam) -> Vec<String>;
+    /// The lines of the search benchmark at `depth` (its own searcher: the session's hash table
+    /// and settings are untouched).
+    fn bench(&mut self, depth: u32) -> Vec<String> {
+        crate::search::bench(depth).text()
+    }
 }
 
 /// The real engine: a [`Searcher`] lent to one thread per search.

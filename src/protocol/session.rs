@@ -176,6 +176,7 @@ impl<E: Engine> Session<E> {
             Command::Quit => return Ok(Flow::Quit),
             Command::Display => self.display(),
             Command::Perft(depth) => self.perft(depth)?,
+            Command::Bench(depth) => self.bench(depth)?,
             Command::Query(query) => self.query(query),
         }
         Ok(Flow::Continue)
@@ -390,6 +391,14 @@ impl<E: Engine> Session<E> {
             .engine
             .perft(self.game.position(), depth, self.game.rule())
         {
+            self.send(Response::Text(line));
+        }
+        Ok(())
+    }
+
+    fn bench(&mut self, depth: u32) -> Result<(), String> {
+        self.idle("bench")?;
+        for line in self.engine.bench(depth) {
             self.send(Response::Text(line));
         }
         Ok(())

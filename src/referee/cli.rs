@@ -52,9 +52,14 @@ pub struct MatchArgs {
     /// With three or more engines, the first plays each other one (default: round robin).
     #[arg(long)]
     pub gauntlet: bool,
-    /// Write every game to this OGN file.
+    /// Write every game to this OGN file (for `krou::referee::ogn_read` and scripts; the Aualé
+    /// GUI opens only one-game files: use --ogn-dir for it).
     #[arg(long, value_name = "FILE")]
     pub ogn: Option<PathBuf>,
+    /// Write each game to its own OGN file in this directory, `round-0007.ogn` for game 7: the
+    /// files the Aualé GUI opens (it plays only the no-capture grand-slam rule).
+    #[arg(long, value_name = "DIR")]
+    pub ogn_dir: Option<PathBuf>,
     /// Write a JSON summary to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

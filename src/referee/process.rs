@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, SyncSender, channel, sync_channel};
 use std::time::{Duration, Instant};
@@ -16,8 +17,22 @@ const QUEUE_LINES: usize = 1024;
 const ABORT_POLL: Duration = Duration::from_millis(20);
 /// How long an engine gets to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
-/// Protocol log lines kept per engine and game; later lines are counted, not kept.
-const MAX_LOG_LINES: usize = 50_000;
+/// Protocol log bytes kept per engine and game; later lines are counted, not kept.
+pub const MAX_LOG_BYTES: usize = 1024 * 1024;
+/// Longest line kept in a protocol log; the rest is replaced by a marker.
+pub const MAX_LOG_LINE_BYTES: usize = 256;
+
+/// The process ids of the engines running now, for [`kill_all`].
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Kills the process groups of every engine still running (for exiting at once after a second
+/// Ctrl-C, when no [`Process`] gets dropped).
+pub fn kill_all() {
+    let pids = RUNNING.lock().map(|r| r.clone()).unwrap_or_default();
+    for pid in pids {
+        kill_group_of(pid);
+    }
+}
 
 /// A line an engine printed, stamped when the reader thread read it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,8 +70,9 @@ pub struct Process {
     events: Receiver<Event>,
     closed: bool,
     started: Instant,
-    log: Option<Vec<String>>,
+    log: Option<String>,
     dropped_log_lines: usize,
+    dropped_log_bytes: usize,
 }
 
 impl Process {
@@ -83,6 +99,9 @@ impl Process {
             .stdout
             .take()
             .ok_or_else(|| std::io::Error::other("no stdout pipe"))?;
+        if let Ok(mut running) = RUNNING.lock() {
+            running.push(child.id());
+        }
         let (sender, events) = sync_channel(QUEUE_LINES);
         std::thread::Builder::new()
             .name("engine-reader".into())
@@ -93,8 +112,9 @@ impl Process {
             events,
             closed: false,
             started: Instant::now(),
-            log: log.then(Vec::new),
+            log: log.then(String::new),
             dropped_log_lines: 0,
+            dropped_log_bytes: 0,
         })
     }
 
@@ -176,31 +196,47 @@ impl Process {
 
     /// The protocol log so far (empty unless logging was asked for).
     pub fn log(&self) -> String {
-        let mut text = self.log.as_ref().map(|l| l.join("\n")).unwrap_or_default();
+        let mut text = self.log.clone().unwrap_or_default();
+        if text.ends_with('\n') {
+            text.pop();
+        }
         if self.dropped_log_lines > 0 {
             text.push_str(&format!(
-                "\n({} more lines not kept)",
-                self.dropped_log_lines
+                "\n({} more lines, {} bytes, not kept: the log is limited to {MAX_LOG_BYTES} bytes)",
+                self.dropped_log_lines, self.dropped_log_bytes
             ));
         }
         text
     }
 
     fn note(&mut self, direction: char, line: &str) {
-        let elapsed = self.started.elapsed().as_secs_f64();
-        if let Some(log) = self.log.as_mut() {
-            if log.len() < MAX_LOG_LINES {
-                log.push(format!("[{elapsed:10.4}] {direction} {line}"));
-            } else {
-                self.dropped_log_lines += 1;
-            }
+        let Some(log) = self.log.as_mut() else {
+            return;
+        };
+        let entry = log_entry(self.started.elapsed().as_secs_f64(), direction, line);
+        if self.dropped_log_lines == 0 && log.len() + entry.len() <= MAX_LOG_BYTES {
+            log.push_str(&entry);
+        } else {
+            self.dropped_log_lines += 1;
+            self.dropped_log_bytes += line.len();
         }
     }
 }
 
 impl Drop for Process {
-    /// Sends `quit`, gives the engine a moment to exit, then kills it.
+    /// Sends `quit`, gives the engine a moment to exit, then kills its process group.
     fn drop(&mut self) {
+        self.stop();
+        let pid = self.child.id();
+        if let Ok(mut running) = RUNNING.lock() {
+            running.retain(|&p| p != pid);
+        }
+    }
+}
+
+impl Process {
+    /// Sends `quit`, waits up to [`QUIT_GRACE`] for the engine to exit, then kills its group.
+    fn stop(&mut self) {
         if !self.closed {
             self.send("quit");
         }
@@ -208,17 +244,59 @@ impl Drop for Process {
         let until = Instant::now() + QUIT_GRACE;
         while Instant::now() < until {
             match self.child.try_wait() {
-                Ok(Some(_)) => return,
+                Ok(Some(_)) => {
+                    // Whatever the engine left behind in its group goes with it.
+                    kill_group_of(self.child.id());
+                    return;
+                }
                 Ok(None) => std::thread::sleep(Duration::from_millis(1)),
                 Err(_) => break,
             }
         }
-        if let Err(e) = self.child.kill() {
-            log::debug!("killing an engine: {e}");
-        }
+        kill_group(&mut self.child);
         if let Err(e) = self.child.wait() {
             log::debug!("waiting for a killed engine: {e}");
         }
+    }
+}
+
+/// Kills the engine's whole process group (the engine is its leader), so that a wrapper
+/// script's children die with it; falls back to killing the engine alone.
+fn kill_group(child: &mut Child) {
+    let killed = kill_group_of(child.id());
+    if !killed {
+        if let Err(e) = child.kill() {
+            log::debug!("killing an engine: {e}");
+        }
+    }
+}
+
+/// Sends SIGKILL to the process group led by `pid`; `true` if `kill` said it did.
+pub fn kill_group_of(pid: u32) -> bool {
+    Command::new("kill")
+        .args(["-KILL", "--", &format!("-{pid}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// One protocol log line (with its newline): time, direction, and the text, cut after
+/// [`MAX_LOG_LINE_BYTES`] with a marker saying how much was left out.
+fn log_entry(elapsed: f64, direction: char, line: &str) -> String {
+    let mut end = line.len().min(MAX_LOG_LINE_BYTES);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end == line.len() {
+        format!("[{elapsed:10.4}] {direction} {line}\n")
+    } else {
+        let rest = line.len() - end;
+        format!(
+            "[{elapsed:10.4}] {direction} {}… ({rest} more bytes cut)\n",
+            &line[..end]
+        )
     }
 }
 
@@ -301,6 +379,36 @@ mod tests {
                 Event::Closed => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn the_protocol_log_is_bounded_in_bytes_and_says_what_it_dropped() {
+        let argv = ["sh".to_string(), "-c".into(), "cat >/dev/null".into()];
+        let mut process = Process::spawn(&argv, true, false).expect("sh runs");
+        let long = "x".repeat(MAX_LINE_BYTES);
+        for _ in 0..20_000 {
+            process.note('<', &long);
+        }
+        process.note('<', "é".repeat(200).as_str());
+        let log = process.log();
+        assert!(log.len() <= MAX_LOG_BYTES + 200, "{} bytes", log.len());
+        let lines: Vec<&str> = log.lines().collect();
+        assert!(
+            lines.len() > 1000,
+            "cut lines fill the log: {}",
+            lines.len()
+        );
+        assert!(lines[0].ends_with(&format!("… ({} more bytes cut)", MAX_LINE_BYTES - 256)));
+        assert!(lines[0].len() < 300, "{}", lines[0]);
+        let kept = lines.len() - 1;
+        let last = lines[kept];
+        assert!(
+            last.starts_with(&format!("({} more lines, ", 20_001 - kept)),
+            "{last}"
+        );
+        assert!(last.contains("bytes, not kept"), "{last}");
+        let entry = log_entry(1.0, '<', &"é".repeat(200));
+        assert!(entry.contains("… (144 more bytes cut)"), "{entry}");
     }
 
     #[test]

@@ -99,9 +99,9 @@ pub fn line(
     );
     if let Some(e) = Estimate::of(tally) {
         line.push_str(&format!(
-            "  Elo {:+.1} ±{:.1}  LOS {:.1}%",
+            "  Elo {:+.1} {}  LOS {:.1}%",
             e.elo,
-            e.error(),
+            e.error_text(),
             e.los * 100.0
         ));
     }

@@ -59,7 +59,7 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
         Some(path) => Some(create(path)?),
         None => None,
     };
-    if let Some(dir) = &args.log_dir {
+    for dir in [&args.log_dir, &args.ogn_dir].into_iter().flatten() {
         std::fs::create_dir_all(dir)
             .map_err(|e| BadMatch(format!("cannot create {}: {e}", dir.display())))?;
     }
@@ -79,10 +79,17 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
         queue: Mutex::new(jobs.into()),
     };
     let outcome = play_all(&context, pairs, &names, planned, |record| {
-        if let Some(file) = ogn.as_mut() {
-            let text = write_game(&from_record(record, &names, &header));
+        let wanted = ogn.is_some() || context.args.ogn_dir.is_some();
+        let text = wanted.then(|| write_game(&from_record(record, &names, &header)));
+        if let (Some(file), Some(text)) = (ogn.as_mut(), &text) {
             if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
                 log::error!("writing the game records: {e}");
+            }
+        }
+        if let (Some(dir), Some(text)) = (&context.args.ogn_dir, &text) {
+            let path = dir.join(format!("round-{:04}.ogn", record.round));
+            if let Err(e) = std::fs::write(&path, text) {
+                log::error!("cannot write {}: {e}", path.display());
             }
         }
         if let Some(dir) = &context.args.log_dir {
@@ -258,7 +265,8 @@ fn keep_logs(dir: &Path, record: &GameRecord, names: &[String], faults_only: boo
 fn install_interrupt_handler() {
     let installed = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::Relaxed) {
-            eprintln!("\ninterrupted twice: exiting at once");
+            eprintln!("\ninterrupted twice: killing the engines and exiting at once");
+            super::process::kill_all();
             std::process::exit(130);
         }
         eprintln!("\ninterrupted: stopping the games in progress (Ctrl-C again to quit at once)");

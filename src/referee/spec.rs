@@ -85,6 +85,11 @@ impl FromStr for EngineSpec {
                 if option.is_empty() {
                     return Err(BadEngine(format!("'{word}' has no option name")));
                 }
+                if option.trim().eq_ignore_ascii_case("GrandSlam") {
+                    return Err(BadEngine(format!(
+                        "'{word}': the grand-slam rule is the match's, set it with --grand-slam"
+                    )));
+                }
                 options.push((option.to_string(), value.to_string()));
             } else {
                 return Err(BadEngine(format!(
@@ -143,16 +148,13 @@ mod tests {
     #[test]
     fn engine_values_give_name_options_and_command() {
         let spec: EngineSpec =
-            "name=new option.Hash=64 option.GrandSlam=forbidden ./target/release/krou --x 'a b'"
+            "name=new option.Hash=64 option.Threads=2 ./target/release/krou --x 'a b'"
                 .parse()
                 .expect("valid");
         assert_eq!(spec.name, "new");
         assert_eq!(
             spec.options,
-            [
-                ("Hash".into(), "64".into()),
-                ("GrandSlam".into(), "forbidden".into())
-            ]
+            [("Hash".into(), "64".into()), ("Threads".into(), "2".into())]
         );
         assert_eq!(
             spec.kind,
@@ -181,6 +183,18 @@ mod tests {
             "name= ./e",
         ] {
             assert!(text.parse::<EngineSpec>().is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_grand_slam_option_is_refused_in_favour_of_the_match_rule() {
+        for text in [
+            "option.GrandSlam=forbidden ./e",
+            "option.grandslam=capture-all ./e",
+            "name=x option.GRANDSLAM=no-capture ./e",
+        ] {
+            let error = text.parse::<EngineSpec>().expect_err(text).to_string();
+            assert!(error.contains("--grand-slam"), "{text}: {error}");
         }
     }
 

@@ -126,13 +126,17 @@ pub fn expected_score(elo: f64) -> f64 {
 pub struct Estimate {
     /// Elo difference (first engine minus second).
     pub elo: f64,
-    /// Lower end of the 95% interval.
+    /// Lower end of the 95% interval (NaN, like `high`, when the sample has no spread: see
+    /// [`Estimate::interval_known`]).
     pub low: f64,
     /// Upper end of the 95% interval.
     pub high: f64,
     /// Likelihood of superiority, 0 to 1.
     pub los: f64,
 }
+
+/// Shown instead of the interval while every sample scored the same.
+pub const UNKNOWN_INTERVAL: &str = "(interval unknown: no spread yet)";
 
 impl Estimate {
     /// The estimate from a tally (`None` before any game).
@@ -152,13 +156,35 @@ impl Estimate {
         } else {
             0.5
         };
+        // Without any spread in the sample there is no interval to give: NaN, not ±0.
+        let bound = |s: f64| {
+            if se > 0.0 {
+                elo(clamp(s)) + 0.0
+            } else {
+                f64::NAN
+            }
+        };
         // Adding 0.0 turns -0.0 (from log10(1) negated) into 0.0 for display.
         Some(Estimate {
             elo: elo(sample.mean) + 0.0,
-            low: elo(clamp(sample.mean - Z_95 * se)) + 0.0,
-            high: elo(clamp(sample.mean + Z_95 * se)) + 0.0,
+            low: bound(sample.mean - Z_95 * se),
+            high: bound(sample.mean + Z_95 * se),
             los,
         })
+    }
+
+    /// Whether the sample had any spread, and so the interval means something.
+    pub fn interval_known(&self) -> bool {
+        !(self.low.is_nan() || self.high.is_nan())
+    }
+
+    /// `±40.1` style, or what stands in for it when the interval is unknown.
+    pub fn error_text(&self) -> String {
+        if self.interval_known() {
+            format!("±{:.1}", self.error())
+        } else {
+            UNKNOWN_INTERVAL.into()
+        }
     }
 
     /// Half the width of the interval, shown as `±`.
@@ -216,6 +242,25 @@ mod tests {
         assert!((e.low - 12.030_672).abs() < 1e-4, "{e:?}");
         assert!((e.high - 76.023_553).abs() < 1e-4, "{e:?}");
         assert!((e.los - 0.996_641_1).abs() < 1e-6, "{e:?}");
+    }
+
+    #[test]
+    fn a_sample_without_spread_has_no_interval_rather_than_a_zero_one() {
+        let tally = Tally {
+            pentanomial: [0, 0, 5, 0, 0],
+            ..Tally::default()
+        };
+        let e = Estimate::of(&tally).expect("games");
+        assert_eq!(e.elo, 0.0);
+        assert!(!e.interval_known(), "{e:?}");
+        assert!(e.low.is_nan() && e.high.is_nan(), "{e:?}");
+        assert_eq!(e.error_text(), "(interval unknown: no spread yet)");
+        let mut tally = Tally::default();
+        tally.add_game(1.0);
+        tally.add_game(0.0);
+        let e = Estimate::of(&tally).expect("games");
+        assert!(e.interval_known(), "{e:?}");
+        assert!(e.error_text().starts_with('±'), "{e:?}");
     }
 
     // Same method, trinomial: 60 wins, 20 draws, 20 losses: mu 0.7, Elo 147.1907

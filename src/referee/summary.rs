@@ -71,15 +71,29 @@ pub fn text(standings: &Standings, report: &Report) -> String {
         out.push_str(&format!(
             "  Pentanomial [LL LD DD+WL WD WW]: [{ll} {ld} {dd} {wd} {ww}]\n"
         ));
-        if let Some(e) = Estimate::of(t) {
-            out.push_str(&format!(
-                "  Elo {:+.1} ±{:.1} (95%: {:+.1} to {:+.1}), LOS {:.1}%\n",
+        let pairs: u64 = t.pentanomial.iter().sum();
+        let basis = if pairs > 0 {
+            let s = if pairs == 1 { "" } else { "s" };
+            format!("from {pairs} complete game pair{s}")
+        } else {
+            format!("from {} single games", t.games())
+        };
+        match Estimate::of(t) {
+            Some(e) if e.interval_known() => out.push_str(&format!(
+                "  Elo {:+.1} ±{:.1} (95%: {:+.1} to {:+.1}), LOS {:.1}% ({basis})\n",
                 e.elo,
                 e.error(),
                 e.low,
                 e.high,
                 e.los * 100.0
-            ));
+            )),
+            Some(e) => out.push_str(&format!(
+                "  Elo {:+.1} {}, LOS {:.1}% ({basis})\n",
+                e.elo,
+                e.error_text(),
+                e.los * 100.0
+            )),
+            None => {}
         }
         if let Some(sprt) = report.sprt {
             let (lower, upper) = sprt.bounds();
@@ -179,4 +193,44 @@ fn game_json(g: &GameRecord, names: &[String]) -> Value {
         "fault_by": faulty,
         "plies": g.moves.len(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::stats::Tally;
+
+    #[test]
+    fn a_sample_without_spread_reports_an_unknown_interval_not_zero() {
+        let mut standings = Standings::new(vec![(0, 1)]);
+        standings.tallies[0] = Tally {
+            draws: 10,
+            pentanomial: [0, 0, 5, 0, 0],
+            ..Tally::default()
+        };
+        let names = ["a".to_string(), "b".to_string()];
+        let report = Report {
+            names: &names,
+            tc: "st=0.1".into(),
+            seed: 1,
+            planned: 10,
+            sprt: None,
+            ending: Ending::Completed,
+        };
+        let text = text(&standings, &report);
+        assert!(
+            text.contains(
+                "Elo +0.0 (interval unknown: no spread yet), LOS 50.0% (from 5 complete game pairs)"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains('±'), "{text}");
+        let value = json(&standings, &report, &[]);
+        let pairing = &value["pairings"][0];
+        assert_eq!(pairing["elo"], 0.0);
+        assert!(
+            pairing["elo_low"].is_null() && pairing["elo_high"].is_null(),
+            "{pairing}"
+        );
+    }
 }

@@ -232,7 +232,7 @@ impl Searcher {
             if main.nodes() > reported && threads == 1 {
                 report(&info(&last, main.nodes()));
             }
-            while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
+            while !control.is_stopped() && (limits.is_unbounded() || control.is_pondering()) {
                 std::thread::sleep(WAIT_POLL);
             }
             shared.abort.store(true, Ordering::Relaxed);
@@ -264,7 +264,7 @@ fn go_on(worker: &mut Worker, it: &Iteration, limits: &Limits, control: &Control
     let Some(duties) = worker.duties() else {
         return true;
     };
-    if limits.infinite || control.is_pondering() {
+    if limits.is_unbounded() || control.is_pondering() {
         return true;
     }
     if control.is_stopped() || duties.time.soft_limit_passed(control) {

@@ -16,6 +16,8 @@ use words::{Fail, Res, end, fail, failure, number, space, word};
 pub const MAX_DEPTH: u32 = 100;
 /// The deepest `perft` accepted (deeper counts take seconds; use `krou perft`).
 pub const MAX_PERFT_DEPTH: u32 = 10;
+/// The deepest `bench` accepted (the default is the search's own bench depth).
+pub const MAX_BENCH_DEPTH: u32 = 20;
 /// The largest time accepted in `go` (about 11.5 days, in milliseconds).
 pub const MAX_TIME_MS: i64 = 1_000_000_000;
 /// The largest `go nodes` accepted.
@@ -83,11 +85,12 @@ impl<'a> Reader<'a> {
             "position" => self.position(rest),
             "go" => self.go(rest),
             "perft" => perft(rest),
+            "bench" => bench(rest),
             "query" => query(rest),
             _ => fail(
                 at,
                 format!(
-                    "unknown command '{}' (expected uci, isready, ucinewgame, setoption, position, go, stop, ponderhit, quit, d, perft or query)",
+                    "unknown command '{}' (expected uci, isready, ucinewgame, setoption, position, go, stop, ponderhit, quit, d, perft, bench or query)",
                     name.escape_debug()
                 ),
             ),
@@ -207,6 +210,14 @@ impl<'a> Reader<'a> {
         }
         Ok(moves)
     }
+}
+
+fn bench(input: &str) -> Res<'_, Command> {
+    if input.trim().is_empty() {
+        return Ok(("", Command::Bench(crate::search::BENCH_DEPTH)));
+    }
+    let (rest, depth) = number(input, "bench", 1, MAX_BENCH_DEPTH)?;
+    end(rest, Command::Bench(depth), "bench [depth]")
 }
 
 fn perft(input: &str) -> Res<'_, Command> {
