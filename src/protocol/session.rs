@@ -4,10 +4,10 @@
 
 use super::command::{At, Command, Go, PositionCommand, Query, SetOption, Start};
 use super::engine::{Engine, Event, Job};
-use super::options::{Change, NO_DIRECTORY, OptionError, Options};
+use super::options::{Change, OptionError, Options};
 use super::parse::parse_command;
 use super::response::{Output, Response};
-use super::tablebase::{BUILT_IN_SEEDS, TableSource, table_line};
+use super::tablebase::{TableSource, d_line, endgame_dir};
 use crate::rules::{Game, GrandSlam, Position, Side, notation};
 use crate::search::{Clock, Control, Limits};
 use std::path::PathBuf;
@@ -253,18 +253,7 @@ impl<E: Engine> Session<E> {
     /// `setoption name EndgameDatabase value <dir>`: loads the tables from `dir` in the
     /// background (`<empty>` or nothing: the built-in tables).
     fn set_endgame_dir(&mut self, value: Option<&str>) -> Result<(), String> {
-        let dir = value
-            .map(str::trim)
-            .filter(|v| !v.is_empty() && *v != NO_DIRECTORY)
-            .map(PathBuf::from);
-        if let Some(dir) = &dir {
-            if !dir.is_dir() {
-                return Err(format!(
-                    "option EndgameDatabase: '{}' is not a directory; keeping the tables in use",
-                    dir.display().to_string().escape_debug()
-                ));
-            }
-        }
+        let dir = endgame_dir(value)?;
         self.endgame_dir = dir;
         self.tables_on = true;
         self.request_tables();
@@ -375,14 +364,10 @@ impl<E: Engine> Session<E> {
     /// The `d` line of the endgame tables, when they are on, the game goes on and the position
     /// has few enough seeds: the value, or `endgame table not ready` while they are loading.
     fn table_line(&self) -> Option<String> {
-        let tables = self.tables.current();
-        let covered = tables.as_ref().and_then(|t| t.max_seeds()).unwrap_or(0);
-        let seeds = self.game.position().seeds_on_board();
-        if !self.tables_on || self.game.outcome().is_some() || seeds > covered.max(BUILT_IN_SEEDS) {
+        if !self.tables_on || self.game.outcome().is_some() {
             return None;
         }
-        let line = tables.and_then(|t| table_line(&t, &self.game));
-        Some(line.unwrap_or_else(|| "endgame table not ready".to_string()))
+        d_line(self.tables.current().as_deref(), &self.game)
     }
 
     fn perft(&mut self, depth: u32) -> Result<(), String> {

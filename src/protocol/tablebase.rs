@@ -2,10 +2,11 @@
 //! box), or loaded in the background from the `EndgameDatabase` directory; the session hands
 //! the latest ones to the searcher before each search, never during one.
 
+use super::options::NO_DIRECTORY;
 use super::response::{Output, Response};
 use crate::egdb::{MAX_SEEDS, Tables};
 use crate::rules::{Game, GrandSlam};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// Seed counts the built-in tables cover (0 to 12 seeds take a few seconds on one thread; each
@@ -17,6 +18,8 @@ pub const BUILT_IN_SEEDS: u8 = 12;
 struct Slot {
     /// Numbers the requests; a background job publishes only while its request is the latest.
     request: u64,
+    /// The rule and directory of the latest request.
+    source: Option<(GrandSlam, Option<PathBuf>)>,
     tables: Option<Arc<Tables>>,
 }
 
@@ -29,10 +32,16 @@ pub struct TableSource {
 impl TableSource {
     /// Starts getting tables for `rule`: loads them from `dir` when given, else builds them in
     /// memory, in a background thread. Tables of an earlier request are dropped at once.
-    /// Problems go to `output` as one `info string error: …` line.
+    /// Problems go to `output` as one `info string error: …` line. The same rule and directory
+    /// as the latest request change nothing (a GUI may set every option before every game).
     pub fn request(&self, rule: GrandSlam, dir: Option<&Path>, output: &Output) {
+        let source = (rule, dir.map(Path::to_path_buf));
         let request = {
             let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+            if slot.source.as_ref() == Some(&source) {
+                return;
+            }
+            slot.source = Some(source);
             slot.request += 1;
             slot.tables = None;
             slot.request
@@ -54,6 +63,7 @@ impl TableSource {
     pub fn drop_tables(&self) {
         let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
         slot.request += 1;
+        slot.source = None;
         slot.tables = None;
     }
 
@@ -130,6 +140,34 @@ pub fn table_line(tables: &Tables, game: &Game) -> Option<String> {
         "hint: earlier positions since the last capture may repeat"
     };
     Some(format!("endgame table {} ({kind}, {proof})", probe.bounds))
+}
+
+/// The `d` line for a game that goes on: the tables' value when they cover the position,
+/// `endgame table not ready` when the position has few enough seeds for tables still coming,
+/// nothing otherwise.
+pub fn d_line(tables: Option<&Tables>, game: &Game) -> Option<String> {
+    let covered = tables.and_then(Tables::max_seeds).unwrap_or(0);
+    if game.position().seeds_on_board() > covered.max(BUILT_IN_SEEDS) {
+        return None;
+    }
+    let line = tables.and_then(|t| table_line(t, game));
+    Some(line.unwrap_or_else(|| "endgame table not ready".to_string()))
+}
+
+/// The directory an `EndgameDatabase` value names: `None` for `<empty>` or nothing, an error
+/// when it is not a directory.
+pub fn endgame_dir(value: Option<&str>) -> Result<Option<PathBuf>, String> {
+    let dir = value
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && *v != NO_DIRECTORY)
+        .map(PathBuf::from);
+    match dir {
+        Some(dir) if !dir.is_dir() => Err(format!(
+            "option EndgameDatabase: '{}' is not a directory; keeping the tables in use",
+            dir.display().to_string().escape_debug()
+        )),
+        dir => Ok(dir),
+    }
 }
 
 #[cfg(test)]
@@ -217,7 +255,11 @@ mod tests {
                 .current()
                 .is_none_or(|t| t.rule() == GrandSlam::Forbidden)
         );
-        assert_eq!(wait_for(&source, 4).rule(), GrandSlam::Forbidden);
+        let forbidden = wait_for(&source, 4);
+        assert_eq!(forbidden.rule(), GrandSlam::Forbidden);
+        // The same request again keeps the tables (and the build) going.
+        source.request(GrandSlam::Forbidden, None, &Output::new(Kept::default()));
+        assert!(source.current().is_some());
         source.drop_tables();
         assert!(source.current().is_none());
         let _ = std::fs::remove_dir(&dir);
