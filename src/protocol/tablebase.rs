@@ -84,18 +84,39 @@ fn publish(slot: &Mutex<Slot>, request: u64, tables: Tables) -> bool {
     true
 }
 
-/// Builds the tables layer by layer on one thread, handing over each layer when built.
+/// Gets the out-of-the-box tables: first whatever the default data directory
+/// ([`default_dir`](crate::egdb::default_dir)) holds for `rule` (tables built by `krou egdb build`,
+/// or saved by an earlier start), then builds the missing layers up to [`BUILT_IN_SEEDS`] on one
+/// thread, handing over each layer when built and saving it there so the next start only loads
+/// it. A missing, bad or unwritable cache is rebuilt or skipped quietly (logged).
 fn build(slot: &Mutex<Slot>, request: u64, rule: GrandSlam) {
     let started = std::time::Instant::now();
-    let mut tables = Tables::empty(rule);
+    let dir = crate::egdb::default_dir();
+    let (mut tables, error) = Tables::load(&dir, rule, MAX_SEEDS);
+    if let Some(e) = error {
+        log::info!("endgame table cache: {e}; rebuilding from there");
+    }
+    if tables.max_seeds().is_some() && !publish(slot, request, tables.clone()) {
+        return;
+    }
+    let mut saving = std::fs::create_dir_all(&dir).is_ok();
     while tables.max_seeds().is_none_or(|n| n < BUILT_IN_SEEDS) {
         tables.build_next(1, &|_| {});
+        let newest = tables.max_seeds().and_then(|n| tables.layer(n));
+        let saved = newest
+            .filter(|_| saving)
+            .map(|layer| crate::egdb::file::write_layer(&dir, rule, layer));
+        if let Some(Err(e)) = saved {
+            log::warn!("cannot save endgame tables in {} ({e})", dir.display());
+            saving = false;
+        }
         if !publish(slot, request, tables.clone()) {
             return;
         }
     }
     log::info!(
-        "endgame tables 0-{BUILT_IN_SEEDS} seeds ({rule}) built in {:.1} s",
+        "endgame tables 0-{} seeds ({rule}) ready in {:.1} s",
+        tables.max_seeds().unwrap_or(0),
         started.elapsed().as_secs_f64()
     );
 }
