@@ -2,6 +2,9 @@
 //! the first repetition of a position ends the game and each side takes the seeds on its side;
 //! the history starts at the probed position.
 
+mod common;
+
+use common::boards;
 use krou::egdb::Tables;
 use krou::rules::{GrandSlam, Position, Side};
 use std::collections::HashMap;
@@ -94,24 +97,6 @@ impl Exhaustive {
         }
         best
     }
-}
-
-/// Every board of `seeds` seeds.
-fn boards(seeds: u8) -> Vec<[u8; 12]> {
-    fn fill(pit: usize, left: u8, board: &mut [u8; 12], out: &mut Vec<[u8; 12]>) {
-        if pit == 11 {
-            board[11] = left;
-            out.push(*board);
-            return;
-        }
-        for x in 0..=left {
-            board[pit] = x;
-            fill(pit + 1, left - x, board, out);
-        }
-    }
-    let mut out = Vec::new();
-    fill(0, seeds, &mut [0; 12], &mut out);
-    out
 }
 
 /// How the tables compare with the exhaustive search on one seed count.

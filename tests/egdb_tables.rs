@@ -1,6 +1,9 @@
 //! Small tables built in memory: consistent with the one-step recursion wherever a value is
 //! exact, probes from both sides agree, and a probe inside a game says when it is proven.
 
+mod common;
+
+use common::boards;
 use krou::egdb::Tables;
 use krou::rules::{Game, GrandSlam, Move, Position, Side};
 
@@ -10,23 +13,6 @@ const CI_SEEDS: u8 = 8;
 fn position(pits: [u8; 12], side: Side) -> Position {
     let off = 48 - pits.iter().sum::<u8>();
     Position::new(pits, [off / 2, off - off / 2], side).expect("48 seeds")
-}
-
-fn boards(seeds: u8) -> Vec<[u8; 12]> {
-    fn fill(pit: usize, left: u8, board: &mut [u8; 12], out: &mut Vec<[u8; 12]>) {
-        if pit == 11 {
-            board[11] = left;
-            out.push(*board);
-            return;
-        }
-        for x in 0..=left {
-            board[pit] = x;
-            fill(pit + 1, left - x, board, out);
-        }
-    }
-    let mut out = Vec::new();
-    fill(0, seeds, &mut [0; 12], &mut out);
-    out
 }
 
 #[test]

@@ -20,3 +20,22 @@ impl Rng {
         (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
     }
 }
+
+/// Every placement of `seeds` seeds in the 12 pits, enumerated by plain recursion (independently
+/// of the endgame tables' index).
+pub fn boards(seeds: u8) -> Vec<[u8; 12]> {
+    fn fill(pit: usize, left: u8, board: &mut [u8; 12], out: &mut Vec<[u8; 12]>) {
+        if pit == 11 {
+            board[11] = left;
+            out.push(*board);
+            return;
+        }
+        for x in 0..=left {
+            board[pit] = x;
+            fill(pit + 1, left - x, board, out);
+        }
+    }
+    let mut out = Vec::new();
+    fill(0, seeds, &mut [0; 12], &mut out);
+    out
+}
