@@ -39,8 +39,9 @@ const GATHER: u64 = 1 | 1 << 7 | 1 << 14 | 1 << 21 | 1 << 28 | 1 << 35;
 /// seeds (at least `6 - i`) to reach the opponent.
 const FEEDS: u64 = 0x7f7e_7d7c_7b7a;
 
-/// `SOW[pit][n]`: the seeds each pit gains when `n` seeds are sown from `pit` (one byte a pit).
-/// Every full lap drops one seed in each of the 11 other pits, then `n % 11` more follow.
+/// `SOW[pit][n]`: how the cells change when `n` seeds are sown from `pit` (one byte a pit, as a
+/// wrapping sum): `pit` loses its `n` seeds, and every full lap drops one seed in each of the 11
+/// other pits, then `n % 11` more follow.
 static SOW: [[u128; 49]; 12] = {
     let mut table = [[0u128; 49]; 12];
     let mut pit = 0;
@@ -55,7 +56,7 @@ static SOW: [[u128; 49]; 12] = {
                 gains |= (gain as u128) << (8 * ((pit + k) % 12));
                 k += 1;
             }
-            table[pit][n] = gains;
+            table[pit][n] = gains.wrapping_sub((n as u128) << (8 * pit));
             n += 1;
         }
         pit += 1;
@@ -230,7 +231,7 @@ impl Position {
     /// The seeds in pit `pit` (0–11).
     #[inline]
     pub const fn seeds(&self, pit: usize) -> u8 {
-        (self.cells >> (8 * pit)) as u8
+        self.cells.to_le_bytes()[pit]
     }
 
     /// The seeds in `side`'s store.
@@ -245,9 +246,10 @@ impl Position {
         self.side
     }
 
-    /// `side`'s six pits as a 48-bit word, a byte a pit in sowing order.
+    /// `side`'s six pits as a 48-bit word, a byte a pit in sowing order (for bit-parallel
+    /// counting, as the evaluation does).
     #[inline]
-    const fn side_word(&self, side: Side) -> u64 {
+    pub const fn side_word(&self, side: Side) -> u64 {
         (self.cells >> (48 * side.index())) as u64 & 0xffff_ffff_ffff
     }
 
@@ -377,7 +379,7 @@ impl Position {
     #[inline]
     fn sow(&self, pit: usize) -> (Position, usize) {
         let seeds = usize::from(self.seeds(pit));
-        let cells = self.cells - ((seeds as u128) << (8 * pit)) + SOW[pit][seeds];
+        let cells = self.cells.wrapping_add(SOW[pit][seeds]);
         let key = self.key.wrapping_add(SOW_KEY[pit][seeds]);
         (
             Position {
@@ -399,16 +401,25 @@ impl Position {
             return (last + 1, false);
         }
         let side_start = opponent.first_pit();
-        let mut first = last + 1;
-        while first > side_start && matches!(self.seeds(first - 1), 2 | 3) {
-            first -= 1;
-        }
+        let word = self.side_word(opponent);
+        // High bits of the opponent's pits holding 2 or 3 seeds (pits hold at most 48, so no
+        // byte carries into the next).
+        let takable = (word + 0x7e7e_7e7e_7e7e) & !(word + 0x7c7c_7c7c_7c7c) & HIGH_BITS;
+        // High bits of the pits up to `last` that stop the run; the run starts after the last.
+        let end = last - side_start;
+        let stops = !takable & HIGH_BITS & ((1u64 << (8 * end + 8)) - 1);
+        let first_in_side = if stops == 0 {
+            0
+        } else {
+            (63 - stops.leading_zeros() as usize) / 8 + 1
+        };
+        let first = side_start + first_in_side;
         if first > last {
             return (first, false);
         }
         // Bytes of the opponent's side word that the run covers.
-        let run = ((1u64 << (8 * (last + 1 - first))) - 1) << (8 * (first - side_start));
-        (first, self.side_word(opponent) & !run == 0)
+        let run = ((1u64 << (8 * (last + 1 - first))) - 1) << (8 * first_in_side);
+        (first, word & !run == 0)
     }
 
     /// Moves the seeds of pits `first..=last` to the store of the side to move.
@@ -474,11 +485,13 @@ mod tests {
     #[test]
     fn the_sowing_tables_conserve_seeds() {
         for (pit, row) in SOW.iter().enumerate() {
-            for (n, gains) in row.iter().enumerate() {
-                let bytes = gains.to_le_bytes();
-                let gained: usize = bytes.iter().map(|&b| usize::from(b)).sum();
-                assert_eq!(gained, n);
-                assert_eq!(bytes[pit], 0, "the starting pit is skipped");
+            for (n, change) in row.iter().enumerate() {
+                let before = (n as u128) << (8 * pit);
+                let bytes = before.wrapping_add(*change).to_le_bytes();
+                let sown: usize = bytes.iter().map(|&b| usize::from(b)).sum();
+                assert_eq!(sown, n);
+                assert_eq!(bytes[pit], 0, "the starting pit is emptied and skipped");
+                assert!(bytes[12..].iter().all(|&b| b == 0), "only pits are sown");
             }
         }
     }

@@ -9,8 +9,7 @@ use crate::rules::{GrandSlam, Move, MoveSet, Played, Position};
 const HISTORY_SEEDS: usize = 24;
 /// History scores stay within ± this bound (the "gravity" of the update keeps them there).
 const HISTORY_MAX: i32 = 1 << 14;
-/// Order keys: the hash move, then captures (plus seeds taken), then the two killers.
-const HASH_MOVE: i32 = i32::MAX;
+/// Order keys: captures (plus seeds taken), then the two killers.
 const CAPTURE: i32 = 1 << 24;
 const CAPTURED_SEED: i32 = 1 << 16;
 const KILLER: [i32; 2] = [1 << 20, (1 << 20) - 1];
@@ -21,14 +20,115 @@ pub const FILLER: Move = match Move::new(0) {
     None => panic!("pit 0 is a move"),
 };
 
-/// One child of a node, in search order.
-#[derive(Clone, Copy, Debug)]
-pub struct Child {
-    /// The move leading to it.
-    pub mv: Move,
-    /// The position and capture it leads to.
-    pub played: Played,
-    key: i32,
+/// The children of one node, handed out best first: the hash move alone (often it refutes the
+/// node, and the other moves are never played), then the other moves, all played at once and
+/// ordered by capture, killers and history.
+pub struct Picker {
+    hash_move: Option<Move>,
+    played: [Played; 6],
+    moves: [Move; 6],
+    /// Indices into `played`, best first.
+    order: [u8; 6],
+    len: usize,
+    next: usize,
+    hash_move_given: bool,
+    generated: bool,
+}
+
+impl Picker {
+    /// A picker for a node of `position` whose hash move (already checked legal) is `hash_move`.
+    #[inline]
+    pub fn new(position: &Position, hash_move: Option<Move>) -> Picker {
+        let none = Played {
+            position: *position,
+            captured: 0,
+            last_pit: 0,
+        };
+        Picker {
+            hash_move,
+            played: [none; 6],
+            moves: [FILLER; 6],
+            order: [0; 6],
+            len: 0,
+            next: 0,
+            hash_move_given: false,
+            generated: false,
+        }
+    }
+
+    /// The next child, best first, or `None` when every move of `moves` was handed out.
+    #[inline]
+    pub fn next(
+        &mut self,
+        ordering: &Ordering,
+        position: &Position,
+        moves: MoveSet,
+        rule: GrandSlam,
+        ply: usize,
+        learned: bool,
+    ) -> Option<(Move, Played)> {
+        if !self.hash_move_given {
+            self.hash_move_given = true;
+            if let Some(mv) = self.hash_move {
+                return Some((mv, position.play_unchecked(mv, rule)));
+            }
+        }
+        if !self.generated {
+            self.generated = true;
+            self.generate(ordering, position, moves, rule, ply, learned);
+        }
+        if self.next == self.len {
+            return None;
+        }
+        let at = usize::from(self.order[self.next]);
+        self.next += 1;
+        Some((self.moves[at], self.played[at]))
+    }
+
+    /// Plays every move but the hash move and orders them.
+    #[inline]
+    fn generate(
+        &mut self,
+        ordering: &Ordering,
+        position: &Position,
+        moves: MoveSet,
+        rule: GrandSlam,
+        ply: usize,
+        learned: bool,
+    ) {
+        let mut keys = [0i32; 6];
+        for mv in moves {
+            if Some(mv) == self.hash_move {
+                continue;
+            }
+            let played = position.play_unchecked(mv, rule);
+            let key = if played.captured > 0 {
+                CAPTURE + CAPTURED_SEED * i32::from(played.captured)
+            } else if !learned {
+                0
+            } else if Some(mv) == ordering.killers[ply][0] {
+                KILLER[0]
+            } else if Some(mv) == ordering.killers[ply][1] {
+                KILLER[1]
+            } else {
+                let (pit, seeds) = history_slot(position, mv);
+                ordering.history[pit][seeds]
+            };
+            // Insertion sort of indices (stable: equal keys keep pit order).
+            let index = self.len;
+            let mut at = index;
+            while at > 0 && keys[at - 1] < key {
+                keys[at] = keys[at - 1];
+                self.order[at] = self.order[at - 1];
+                at -= 1;
+            }
+            keys[at] = key;
+            self.order[at] = index as u8;
+            self.moves[index] = mv;
+            self.played[index] = played;
+            self.len += 1;
+        }
+    }
 }
 
 /// What the search has learned about quiet moves: killers per ply and a history table.
@@ -54,56 +154,6 @@ fn history_slot(position: &Position, mv: Move) -> (usize, usize) {
 }
 
 impl Ordering {
-    /// Plays every move of `moves` from `position` and returns the children best first, with
-    /// their count. Killers and history order the quiet moves only when `learned`.
-    #[inline]
-    pub fn children(
-        &self,
-        position: &Position,
-        moves: MoveSet,
-        rule: GrandSlam,
-        hash_move: Option<Move>,
-        ply: usize,
-        learned: bool,
-    ) -> ([Child; 6], usize) {
-        let mut list = [Child {
-            mv: FILLER,
-            played: Played {
-                position: *position,
-                captured: 0,
-                last_pit: 0,
-            },
-            key: 0,
-        }; 6];
-        let mut len = 0;
-        for mv in moves {
-            let played = position.play_unchecked(mv, rule);
-            let key = if Some(mv) == hash_move {
-                HASH_MOVE
-            } else if played.captured > 0 {
-                CAPTURE + CAPTURED_SEED * i32::from(played.captured)
-            } else if !learned {
-                0
-            } else if Some(mv) == self.killers[ply][0] {
-                KILLER[0]
-            } else if Some(mv) == self.killers[ply][1] {
-                KILLER[1]
-            } else {
-                let (pit, seeds) = history_slot(position, mv);
-                self.history[pit][seeds]
-            };
-            // Insertion sort: at most six children.
-            let mut at = len;
-            while at > 0 && list[at - 1].key < key {
-                list[at] = list[at - 1];
-                at -= 1;
-            }
-            list[at] = Child { mv, played, key };
-            len += 1;
-        }
-        (list, len)
-    }
-
     /// Records that quiet move `best` refuted a node at `ply` searched to `depth`, after the
     /// quiet moves `tried` failed there.
     pub fn reward(
