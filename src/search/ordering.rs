@@ -22,16 +22,16 @@ pub const FILLER: Move = match Move::new(0) {
 
 /// The children of one node, handed out best first: the hash move alone (often it refutes the
 /// node, and the other moves are never played), then the other moves, all played at once and
-/// ordered by capture, killers and history.
+/// ordered by capture, killers and history. Children stay in the picker; the search reads them
+/// by index, so no position is copied.
 pub struct Picker {
     hash_move: Option<Move>,
     played: [Played; 6],
     moves: [Move; 6],
-    /// Indices into `played`, best first.
+    /// Indices into `played`, in the order they are handed out.
     order: [u8; 6],
     len: usize,
     next: usize,
-    hash_move_given: bool,
     generated: bool,
 }
 
@@ -51,12 +51,12 @@ impl Picker {
             order: [0; 6],
             len: 0,
             next: 0,
-            hash_move_given: false,
             generated: false,
         }
     }
 
-    /// The next child, best first, or `None` when every move of `moves` was handed out.
+    /// The index of the next child, best first (see [`Picker::child`]), or `None` when every
+    /// move of `moves` was handed out.
     #[inline]
     pub fn next(
         &mut self,
@@ -66,14 +66,17 @@ impl Picker {
         rule: GrandSlam,
         ply: usize,
         learned: bool,
-    ) -> Option<(Move, Played)> {
-        if !self.hash_move_given {
-            self.hash_move_given = true;
-            if let Some(mv) = self.hash_move {
-                return Some((mv, position.play_unchecked(mv, rule)));
+    ) -> Option<usize> {
+        if self.next == self.len && !self.generated {
+            if self.next == 0 {
+                if let Some(mv) = self.hash_move {
+                    self.push(mv, position.play_unchecked(mv, rule));
+                    self.order[0] = 0;
+                    self.len = 1;
+                    self.next = 1;
+                    return Some(0);
+                }
             }
-        }
-        if !self.generated {
             self.generated = true;
             self.generate(ordering, position, moves, rule, ply, learned);
         }
@@ -82,10 +85,23 @@ impl Picker {
         }
         let at = usize::from(self.order[self.next]);
         self.next += 1;
-        Some((self.moves[at], self.played[at]))
+        Some(at)
     }
 
-    /// Plays every move but the hash move and orders them.
+    /// The move and the child behind an index [`Picker::next`] gave.
+    #[inline]
+    pub fn child(&self, index: usize) -> (Move, &Played) {
+        (self.moves[index], &self.played[index])
+    }
+
+    #[inline]
+    fn push(&mut self, mv: Move, played: Played) {
+        let index = self.len;
+        self.moves[index] = mv;
+        self.played[index] = played;
+    }
+
+    /// Plays every move but the hash move and orders them after what was handed out.
     #[inline]
     fn generate(
         &mut self,
@@ -97,6 +113,7 @@ impl Picker {
         learned: bool,
     ) {
         let mut keys = [0i32; 6];
+        let first = self.len;
         for mv in moves {
             if Some(mv) == self.hash_move {
                 continue;
@@ -117,15 +134,14 @@ impl Picker {
             // Insertion sort of indices (stable: equal keys keep pit order).
             let index = self.len;
             let mut at = index;
-            while at > 0 && keys[at - 1] < key {
+            while at > first && keys[at - 1] < key {
                 keys[at] = keys[at - 1];
                 self.order[at] = self.order[at - 1];
                 at -= 1;
             }
             keys[at] = key;
             self.order[at] = index as u8;
-            self.moves[index] = mv;
-            self.played[index] = played;
+            self.push(mv, played);
             self.len += 1;
         }
     }

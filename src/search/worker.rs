@@ -337,8 +337,8 @@ impl<'s, 'a> Worker<'s, 'a> {
         let mut quiet_tried = [FILLER; 6];
         let mut quiet_count = 0;
         let mut i = 0;
-        while let Some((mv, played)) = picker.next(&self.order, position, moves, rule, ply, learned)
-        {
+        while let Some(index) = picker.next(&self.order, position, moves, rule, ply, learned) {
+            let (mv, played) = picker.child(index);
             let next = &played.position;
             let child_boundary = if played.captured > 0 {
                 self.keys.len()
