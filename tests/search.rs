@@ -94,6 +94,7 @@ fn alpha_beta_scores_equal_plain_minimax_at_small_depths() {
     let mut searcher = Searcher::new(Settings::default());
     searcher.set_features(Features {
         late_move_reductions: false,
+        aspiration: true,
         ..Features::default()
     });
     for (i, game) in sample_games(150, 7).iter().enumerate() {
