@@ -113,6 +113,71 @@ fn alpha_beta_scores_equal_plain_minimax_at_small_depths() {
 }
 
 #[test]
+fn multi_pv_lines_are_every_move_with_its_minimax_score_best_first() {
+    // With as many lines as moves, line k is the k-th best move and its exact score.
+    let mut searcher = Searcher::new(Settings::default());
+    searcher.set_features(Features {
+        late_move_reductions: false,
+        ..Features::default()
+    });
+    for (i, game) in sample_games(60, 11).iter().enumerate() {
+        let d = 1 + (i % 4) as u32;
+        let legal: Vec<_> = game.legal_moves().collect();
+        searcher.clear();
+        let limits = Limits {
+            multi_pv: 6,
+            ..depth(d)
+        };
+        let (found, infos) = search(&mut searcher, game, &limits);
+        let last: Vec<&Info> = infos.iter().filter(|info| info.depth == d).collect();
+        assert_eq!(
+            last.len(),
+            legal.len(),
+            "one line per move in {}",
+            game.position()
+        );
+        let mut values = Vec::new();
+        for (k, info) in last.iter().enumerate() {
+            assert_eq!(info.multipv, k as u32 + 1);
+            let mv = info.pv[0];
+            assert!(
+                last[..k].iter().all(|other| other.pv[0] != mv),
+                "lines start apart"
+            );
+            let mut child = game.clone();
+            assert!(child.play(mv).is_ok());
+            let value = -minimax(&child, d - 1, 1);
+            assert_eq!(
+                info.score,
+                as_score(value),
+                "line {} in {}",
+                k + 1,
+                game.position()
+            );
+            values.push(value);
+        }
+        assert!(
+            values.windows(2).all(|w| w[0] >= w[1]),
+            "best first: {values:?}"
+        );
+        assert_eq!(
+            found.best,
+            Some(last[0].pv[0]),
+            "the best line's move is played"
+        );
+    }
+}
+
+#[test]
+fn one_line_is_reported_without_a_multipv_number() {
+    let mut searcher = Searcher::new(Settings::default());
+    let game = Game::new(Position::start(), GrandSlam::NoCapture);
+    let (_, infos) = search(&mut searcher, &game, &depth(4));
+    assert_eq!(infos.len(), 4, "one line a depth");
+    assert!(infos.iter().all(|info| info.multipv == 0));
+}
+
+#[test]
 fn a_finished_game_has_no_best_move() {
     let mut searcher = Searcher::new(Settings::default());
     for diagram in [

@@ -12,6 +12,8 @@ pub const MAX_THREADS: usize = 64;
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 /// The default `MoveOverhead` in milliseconds.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+/// The most `MultiPV` lines: a position has at most six moves.
+pub const MAX_MULTI_PV: usize = 6;
 
 /// The value of every option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +28,8 @@ pub struct Options {
     pub own_book: bool,
     /// `GrandSlam`: the grand-slam rule of the game.
     pub grand_slam: GrandSlam,
+    /// `MultiPV`: how many best lines a search reports (analysis; play uses the first).
+    pub multi_pv: usize,
 }
 
 impl Default for Options {
@@ -36,6 +40,7 @@ impl Default for Options {
             ponder: false,
             own_book: false,
             grand_slam: GrandSlam::default(),
+            multi_pv: 1,
         }
     }
 }
@@ -55,6 +60,8 @@ pub enum Change {
     OwnBook(bool),
     /// `GrandSlam`.
     GrandSlam(GrandSlam),
+    /// `MultiPV`.
+    MultiPv(usize),
 }
 
 impl Change {
@@ -86,7 +93,7 @@ impl std::fmt::Display for OptionError {
 }
 
 /// The names, as `uci` lists them.
-pub const NAMES: [&str; 7] = [
+pub const NAMES: [&str; 8] = [
     "Hash",
     "Threads",
     "MoveOverhead",
@@ -94,6 +101,7 @@ pub const NAMES: [&str; 7] = [
     "OwnBook",
     "GrandSlam",
     "EndgameDatabase",
+    "MultiPV",
 ];
 
 /// The `EndgameDatabase` value that means no directory (the built-in tables).
@@ -124,6 +132,10 @@ impl Options {
                 rules.join(" ")
             ),
             format!("name EndgameDatabase type string default {NO_DIRECTORY}"),
+            format!(
+                "name MultiPV type spin default {} min 1 max {MAX_MULTI_PV}",
+                defaults.multi_pv
+            ),
         ]
     }
 
@@ -157,6 +169,7 @@ impl Options {
             )?)),
             "Ponder" => Change::Ponder(check(canonical, value)?),
             "OwnBook" => Change::OwnBook(check(canonical, value)?),
+            "MultiPV" => Change::MultiPv(spin(canonical, value, 1, MAX_MULTI_PV as u64)? as usize),
             _ => Change::GrandSlam(
                 value
                     .parse()
@@ -174,6 +187,7 @@ impl Options {
             Change::Ponder(on) => self.ponder = on,
             Change::OwnBook(on) => self.own_book = on,
             Change::GrandSlam(rule) => self.grand_slam = rule,
+            Change::MultiPv(lines) => self.multi_pv = lines,
         }
     }
 }

@@ -81,6 +81,9 @@ fn write_info(f: &mut fmt::Formatter<'_>, info: &Info) -> fmt::Result {
         info.tbhits,
         info.score
     )?;
+    if info.multipv > 0 {
+        write!(f, " multipv {}", info.multipv)?;
+    }
     if !info.pv.is_empty() {
         write!(f, " pv {}", format_moves(&info.pv))?;
     }

@@ -332,6 +332,7 @@ impl<E: Engine> Session<E> {
             infinite: go.infinite,
             searchmoves: go.searchmoves.iter().map(|m| m.value).collect(),
             overhead: self.options.move_overhead,
+            multi_pv: self.options.multi_pv,
         }
     }
 

@@ -34,6 +34,8 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// Time kept back for communication latency (the `MoveOverhead` option).
     pub overhead: Duration,
+    /// Best lines to find and report (the `MultiPV` option); 0 and 1 both mean one.
+    pub multi_pv: usize,
 }
 
 impl Limits {

@@ -55,6 +55,9 @@ pub struct Info {
     pub hashfull: u32,
     /// Endgame table probes that settled or bounded a node.
     pub tbhits: u64,
+    /// Which of the best lines this is (1 = the best), when the search looks for more than
+    /// one (`MultiPV`); 0 when it looks for one only.
+    pub multipv: u32,
 }
 
 /// What a search found.
@@ -202,35 +205,42 @@ impl Searcher {
                 let shared = &shared;
                 scope.spawn(move || {
                     let mut helper = Worker::new(id, shared, None, history, moves);
-                    helper.iterate(&root, max_depth, &mut |_, _| true);
+                    helper.iterate(&root, max_depth, 1, &mut |_, _| true);
                     shared.nodes[id].store(helper.nodes(), Ordering::Relaxed);
                     helper.flush_tbhits();
                 });
             }
             let mut main = Worker::new(0, &shared, Some(duties), history, moves);
             let mut reported = 0;
-            let info = |it: &Iteration, nodes: u64| Info {
-                depth: it.depth as u32,
-                seldepth: it.seldepth as u32,
-                nodes,
-                time: started.elapsed(),
-                score: value::to_score(it.value),
-                pv: it.pv.clone(),
-                hashfull: shared.table.hashfull(),
-                tbhits: shared.tbhits.load(Ordering::Relaxed),
+            let multi_pv = limits.multi_pv > 1;
+            // One `info` per line; lines are numbered only when more than one was asked for.
+            let mut report_lines = |it: &Iteration, nodes: u64| {
+                for (k, (value, pv)) in it.lines.iter().enumerate() {
+                    report(&Info {
+                        depth: it.depth as u32,
+                        seldepth: it.seldepth as u32,
+                        nodes,
+                        time: started.elapsed(),
+                        score: value::to_score(*value),
+                        pv: pv.clone(),
+                        hashfull: shared.table.hashfull(),
+                        tbhits: shared.tbhits.load(Ordering::Relaxed),
+                        multipv: if multi_pv { k as u32 + 1 } else { 0 },
+                    });
+                }
             };
-            let last = main.iterate(&root, max_depth, &mut |worker, it| {
+            let last = main.iterate(&root, max_depth, limits.multi_pv, &mut |worker, it| {
                 shared.nodes[0].store(worker.nodes(), Ordering::Relaxed);
                 worker.flush_tbhits();
                 reported = shared.total_nodes();
-                report(&info(it, reported));
+                report_lines(it, reported);
                 go_on(worker, it, limits, control)
             });
             shared.nodes[0].store(main.nodes(), Ordering::Relaxed);
             main.flush_tbhits();
             // An iteration cut short still counts: report the nodes it searched.
             if main.nodes() > reported && threads == 1 {
-                report(&info(&last, main.nodes()));
+                report_lines(&last, main.nodes());
             }
             while !control.is_stopped() && (limits.is_unbounded() || control.is_pondering()) {
                 std::thread::sleep(WAIT_POLL);

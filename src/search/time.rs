@@ -7,7 +7,11 @@ use std::time::{Duration, Instant};
 
 /// Moves the clock is planned to last when the protocol does not say (`movestogo` absent).
 const DEFAULT_HORIZON: u32 = 35;
-/// Below this much time left, the horizon shrinks: sudden death must not spend a fixed floor.
+/// Below this much time left the clock is short: a move spends its plan scaled down by the share
+/// of this that is left (a quarter of it at 250 ms). With an increment the clock then settles
+/// well above zero (near 0.8 s at 5 s + 0.05 s) instead of living on the last 100-200 ms, where
+/// one stall of a loaded match host loses on time; with none, moves get quicker as the clock
+/// runs out, never a fixed floor.
 const SHORT_CLOCK: Duration = Duration::from_secs(1);
 /// Fraction of the increment counted as spendable on this move.
 const INCREMENT_SHARE: f64 = 0.75;
@@ -92,15 +96,13 @@ fn clock_limits(clock: &Clock, overhead: Duration) -> (Duration, Duration) {
         let all = Duration::from_secs_f64(usable * LAST_MOVE_SHARE);
         return (all, all);
     }
-    let mut horizon = f64::from(clock.moves_to_go.unwrap_or(DEFAULT_HORIZON).max(1));
-    if clock.remaining < SHORT_CLOCK {
-        // Fewer moves planned on a short clock means each gets a larger share of what is left,
-        // but the caps below keep the total safe; the increment carries the rest.
-        let short = clock.remaining.as_secs_f64() / SHORT_CLOCK.as_secs_f64();
-        horizon = (horizon * short).max(horizon / 2.0);
-    }
+    let horizon = f64::from(clock.moves_to_go.unwrap_or(DEFAULT_HORIZON).max(1));
     let increment = clock.increment.as_secs_f64() * INCREMENT_SHARE;
-    let soft = (usable / horizon + increment).min(usable * SOFT_CAP);
+    let mut soft = usable / horizon + increment;
+    if clock.remaining < SHORT_CLOCK {
+        soft *= clock.remaining.as_secs_f64() / SHORT_CLOCK.as_secs_f64();
+    }
+    let soft = soft.min(usable * SOFT_CAP);
     let hard = (soft * HARD_OVER_SOFT).min(usable * HARD_CAP);
     (Duration::from_secs_f64(soft), Duration::from_secs_f64(hard))
 }
@@ -155,6 +157,23 @@ mod tests {
             ..limits
         };
         assert_eq!(TimeManager::new(&infinite).limits(), (None, None));
+    }
+
+    #[test]
+    fn on_an_increment_a_short_clock_builds_back_a_reserve() {
+        // 5 s + 0.05 s: every move spends its whole soft limit plus the overhead (a pessimistic
+        // engine); the clock must settle far above what a stall of the machine could eat.
+        let mut remaining = 5000.0_f64;
+        let mut lowest = remaining;
+        for _ in 0..400 {
+            let tm = TimeManager::new(&clock(remaining as u64, 50, None));
+            let soft = tm.limits().0.unwrap_or_default().as_secs_f64() * 1000.0;
+            remaining = remaining - soft - 10.0 + 50.0;
+            lowest = lowest.min(remaining);
+        }
+        assert!(lowest > 500.0, "the clock fell to {lowest:.0} ms");
+        let short = TimeManager::new(&clock(500, 50, None)).limits().0;
+        assert!(short < Some(Duration::from_millis(40)), "{short:?}");
     }
 
     #[test]

@@ -69,6 +69,9 @@ pub struct Iteration {
     pub pv: Vec<Move>,
     /// Deepest ply reached so far.
     pub seldepth: usize,
+    /// The best lines found, best first, as (score, principal variation): the first is `value`
+    /// and `pv`; more with `MultiPV`.
+    pub lines: Vec<(i32, Vec<Move>)>,
 }
 
 /// The limits only the main thread enforces.
@@ -147,28 +150,32 @@ impl<'s, 'a> Worker<'s, 'a> {
         self.main.as_mut()
     }
 
-    /// Searches `root` one depth after another up to `max_depth`, calling `done` after each
-    /// completed iteration; `done` returns whether to go on. Returns the last completed
-    /// iteration.
+    /// Searches `root` one depth after another up to `max_depth`, finding the best `lines`
+    /// lines (at least one), calling `done` after each completed iteration; `done` returns
+    /// whether to go on. Returns the last completed iteration.
     pub fn iterate(
         &mut self,
         root: &Position,
         max_depth: i32,
+        lines: usize,
         done: &mut dyn FnMut(&mut Self, &Iteration) -> bool,
     ) -> Iteration {
+        let all_moves = self.root_moves;
+        let wanted = lines.clamp(1, all_moves.len().max(1));
         let mut last = Iteration::default();
         let mut depth = 1 + (self.id % 2) as i32;
         while depth <= max_depth {
-            let value = self.aspiration(root, depth, last.value);
-            if self.stopped {
+            let found = self.lines(root, depth, wanted, &last.lines);
+            self.root_moves = all_moves;
+            if self.stopped || found.is_empty() {
                 break;
             }
-            let pv = self.pv[0][..self.pv_len[0]].to_vec();
             last = Iteration {
                 depth,
-                value,
-                pv,
+                value: found[0].0,
+                pv: found[0].1.clone(),
                 seldepth: self.seldepth,
+                lines: found,
             };
             self.may_abort = true;
             if !done(self, &last) {
@@ -179,8 +186,42 @@ impl<'s, 'a> Worker<'s, 'a> {
         last
     }
 
-    /// One iteration: a narrow window around the last score, widened until the score falls
-    /// inside it.
+    /// One iteration for `wanted` lines: each line searches the root moves the lines before it
+    /// did not start with, around that line's score of the last iteration (`previous`). Returns
+    /// the lines best first; empty when stopped.
+    fn lines(
+        &mut self,
+        root: &Position,
+        depth: i32,
+        wanted: usize,
+        previous: &[(i32, Vec<Move>)],
+    ) -> Vec<(i32, Vec<Move>)> {
+        let mut remaining = self.root_moves;
+        let mut found = Vec::with_capacity(wanted);
+        for line in 0..wanted {
+            self.root_moves = remaining;
+            let last = previous.get(line).map_or(0, |l| l.0);
+            let value = self.aspiration(root, depth, last);
+            if self.stopped {
+                return Vec::new();
+            }
+            let pv = self.pv[0][..self.pv_len[0]].to_vec();
+            let Some(&first) = pv.first() else {
+                break;
+            };
+            remaining = remaining.without(first);
+            found.push((value, pv));
+            if remaining.is_empty() {
+                break;
+            }
+        }
+        // Stable: lines of equal score keep the order they were found in.
+        found.sort_by_key(|line| std::cmp::Reverse(line.0));
+        found
+    }
+
+    /// One line of an iteration: a narrow window around the last score, widened until the
+    /// score falls inside it.
     fn aspiration(&mut self, root: &Position, depth: i32, last: i32) -> i32 {
         let mut delta = ASPIRATION_WINDOW;
         let (mut alpha, mut beta) = if self.shared.features.aspiration
