@@ -19,7 +19,7 @@
 //!
 //! It checks the tables' bounds with two null-window searches a position, and each move the
 //! tables list as best with one. CI covers 4 seeds under the default rule and 3 under the others;
-//! `KROU_EGDB_VERIFY_SEEDS=5 cargo test --release --test egdb_exhaustive -- --ignored` runs the
+//! `KROU_EGDB_VERIFY_SEEDS=5 cargo test --test egdb_exhaustive -- --ignored --nocapture` runs the
 //! comparison further, for the three grand-slam rules (see the README's endgame tables section).
 
 mod common;
@@ -87,6 +87,7 @@ fn compare(tables: &Tables, layer: &mut Layer) -> Comparison {
 }
 
 fn check_rule(rule: GrandSlam, max_seeds: u8) {
+    let begin = std::time::Instant::now();
     let tables = Tables::build(rule, max_seeds, 2);
     let mut solved = Vec::new();
     for seeds in 0..=max_seeds {
@@ -105,6 +106,7 @@ fn check_rule(rule: GrandSlam, max_seeds: u8) {
             solved.push(layer.solve());
         }
     }
+    eprintln!("{rule} 0-{max_seeds} seeds: {:.1?} in all", begin.elapsed());
 }
 
 #[test]
