@@ -42,7 +42,8 @@ pub struct Recall {
 }
 
 /// One seed count solved: every position (both sides to move) and its value for a game that
-/// starts there.
+/// starts there (empty for a count no capture of the comparison reaches).
+#[derive(Default)]
 pub struct Solved {
     pub index: HashMap<u64, u32>,
     pub values: Vec<i8>,
