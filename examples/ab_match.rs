@@ -1,4 +1,4 @@
-//! An in-process match between the full search and the search with one feature switched off,
+//! An in-process match between the default search and the search with one feature toggled,
 //! at a fixed number of nodes per move (so CPU load does not change the result), with an SPRT.
 //!
 //! Each opening (a few pseudo-random moves from the start, fixed seed) is played twice, once

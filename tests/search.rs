@@ -1,6 +1,6 @@
 //! The search against an independent minimax, its limits, its determinism and its game ends.
 
-use krou::rules::{Game, GrandSlam, Position};
+use krou::rules::{Game, GrandSlam, Move, Position};
 use krou::search::eval::evaluate;
 use krou::search::{Control, Features, Found, Info, Limits, Score, Searcher, Settings};
 use std::time::{Duration, Instant};
@@ -94,6 +94,7 @@ fn alpha_beta_scores_equal_plain_minimax_at_small_depths() {
     let mut searcher = Searcher::new(Settings::default());
     searcher.set_features(Features {
         late_move_reductions: false,
+        aspiration: true,
         ..Features::default()
     });
     for (i, game) in sample_games(150, 7).iter().enumerate() {
@@ -164,6 +165,69 @@ fn multi_pv_lines_are_every_move_with_its_minimax_score_best_first() {
             found.best,
             Some(last[0].pv[0]),
             "the best line's move is played"
+        );
+    }
+}
+
+#[test]
+fn fewer_lines_than_moves_are_the_best_ones_and_line_one_is_played() {
+    let mut searcher = Searcher::new(Settings::default());
+    for game in sample_games(20, 5) {
+        let legal = game.legal_moves().len();
+        searcher.clear();
+        let limits = Limits {
+            multi_pv: 2,
+            ..depth(7)
+        };
+        let (found, infos) = search(&mut searcher, &game, &limits);
+        let last: Vec<&Info> = infos.iter().filter(|info| info.depth == 7).collect();
+        assert_eq!(last.len(), legal.min(2), "{}", game.position());
+        if last.len() == 2 {
+            assert_ne!(last[0].pv[0], last[1].pv[0]);
+            assert_eq!(last[1].multipv, 2);
+        }
+        assert_eq!(found.best, Some(last[0].pv[0]));
+    }
+}
+
+#[test]
+fn multi_pv_lines_stay_within_searchmoves() {
+    let mut searcher = Searcher::new(Settings::default());
+    let game = Game::new(Position::start(), GrandSlam::NoCapture);
+    let chosen: Vec<Move> = ["A", "D"].iter().filter_map(|m| m.parse().ok()).collect();
+    let limits = Limits {
+        multi_pv: 6,
+        searchmoves: chosen.clone(),
+        ..depth(6)
+    };
+    let (found, infos) = search(&mut searcher, &game, &limits);
+    let last: Vec<&Info> = infos.iter().filter(|info| info.depth == 6).collect();
+    assert_eq!(last.len(), 2);
+    assert!(last.iter().all(|info| chosen.contains(&info.pv[0])));
+    assert!(found.best.is_some_and(|mv| chosen.contains(&mv)));
+}
+
+#[test]
+fn a_timed_multi_pv_search_plays_the_last_reported_line_one() {
+    let mut searcher = Searcher::new(Settings::default());
+    for (ms, threads) in [(30, 1), (60, 2)] {
+        searcher.configure(Settings {
+            threads,
+            ..Settings::default()
+        });
+        let game = Game::new(Position::start(), GrandSlam::NoCapture);
+        let limits = Limits {
+            multi_pv: 3,
+            movetime: Some(Duration::from_millis(ms)),
+            ..Limits::default()
+        };
+        let (found, infos) = search(&mut searcher, &game, &limits);
+        let line_one = infos.iter().rev().find(|info| info.multipv == 1);
+        let line_one = line_one.expect("line 1 was reported");
+        assert_eq!(
+            found.best,
+            Some(line_one.pv[0]),
+            "{ms} ms, {threads} threads"
         );
     }
 }

@@ -20,7 +20,7 @@ pub const HALF_SEEDS: u8 = 24;
 /// parsing a diagram; it keeps a hash key up to date as moves are played.
 ///
 /// The pits and stores live in one `u128`, a byte each: byte `p` (0–11) is pit `p`, byte 12 South's
-/// store, byte 13 North's. Sowing is then one subtraction and one addition of a precomputed lane
+/// store, byte 13 North's. Sowing is then one wrapping addition of a precomputed lane
 /// pattern (see [`SOW`]), and a side's six pits are one 48-bit word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {

@@ -229,17 +229,21 @@ impl Searcher {
                     });
                 }
             };
+            let mut reported_lines = (0, 0);
             let last = main.iterate(&root, max_depth, limits.multi_pv, &mut |worker, it| {
                 shared.nodes[0].store(worker.nodes(), Ordering::Relaxed);
                 worker.flush_tbhits();
                 reported = shared.total_nodes();
+                reported_lines = (it.depth, it.lines.len());
                 report_lines(it, reported);
                 go_on(worker, it, limits, control)
             });
             shared.nodes[0].store(main.nodes(), Ordering::Relaxed);
             main.flush_tbhits();
-            // An iteration cut short still counts: report the nodes it searched.
-            if main.nodes() > reported && threads == 1 {
+            // An iteration cut short still counts: report the nodes it searched, and the lines
+            // it finished (MultiPV) when they are new.
+            let new_lines = (last.depth, last.lines.len()) != reported_lines;
+            if (main.nodes() > reported && threads == 1) || new_lines {
                 report_lines(&last, main.nodes());
             }
             while !control.is_stopped() && (limits.is_unbounded() || control.is_pondering()) {

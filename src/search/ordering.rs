@@ -1,6 +1,8 @@
-//! Move ordering: the hash move first, then captures by size, then killer moves, then the rest
-//! by history. Children are played while ordering (positions are copied, never undone), so the
-//! search gets each child and its capture for free.
+//! Move ordering: the hash move first (played alone: when it refutes the node the other moves
+//! are never played), then captures by size, then killer moves, then the rest by history.
+//! Children are played while ordering (positions are copied, never undone) and stay in the
+//! [`Picker`], which hands out their indices, so the search gets each child and its capture for
+//! free.
 
 use super::value::MAX_PLY;
 use crate::rules::{GrandSlam, Move, MoveSet, Played, Position};

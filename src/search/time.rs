@@ -1,5 +1,5 @@
 //! The time manager: turns the limits of a `go` into a soft limit (do not start another
-//! iteration after it) and a hard limit (abort the search), measured from the start of the search,
+//! iteration after 60% of it) and a hard limit (abort the search), measured from the start of the search,
 //! or from `ponderhit` when pondering.
 
 use super::{Clock, Control, Limits};
@@ -7,12 +7,15 @@ use std::time::{Duration, Instant};
 
 /// Moves the clock is planned to last when the protocol does not say (`movestogo` absent).
 const DEFAULT_HORIZON: u32 = 35;
-/// Below this much time left the clock is short: a move spends its plan scaled down by the share
-/// of this that is left (a quarter of it at 250 ms). With an increment the clock then settles
-/// well above zero (near 0.8 s at 5 s + 0.05 s) instead of living on the last 100-200 ms, where
-/// one stall of a loaded match host loses on time; with none, moves get quicker as the clock
-/// runs out, never a fixed floor.
+/// Below this much time left the clock is short: a move spends its plan scaled down by the
+/// square of the share of this that is left (a quarter of it at 500 ms), and the hard limit is
+/// at most [`HARD_OVER_SOFT_SHORT`] soft limits. With an increment the clock then settles well
+/// above zero (at 5 s + 0.05 s near 0.8 s, and 0.6 s even if every move ran twice its soft
+/// limit) instead of living on the last 100-200 ms, where one stall of a loaded match host
+/// loses on time; with none, moves get quicker as the clock runs out, never a fixed floor.
 const SHORT_CLOCK: Duration = Duration::from_secs(1);
+/// On a short clock the hard limit is at most this many soft limits.
+const HARD_OVER_SOFT_SHORT: f64 = 2.0;
 /// Fraction of the increment counted as spendable on this move.
 const INCREMENT_SHARE: f64 = 0.75;
 /// The soft limit never exceeds this fraction of the usable clock.
@@ -99,11 +102,13 @@ fn clock_limits(clock: &Clock, overhead: Duration) -> (Duration, Duration) {
     let horizon = f64::from(clock.moves_to_go.unwrap_or(DEFAULT_HORIZON).max(1));
     let increment = clock.increment.as_secs_f64() * INCREMENT_SHARE;
     let mut soft = usable / horizon + increment;
+    let mut hard_over_soft = HARD_OVER_SOFT;
     if clock.remaining < SHORT_CLOCK {
-        soft *= clock.remaining.as_secs_f64() / SHORT_CLOCK.as_secs_f64();
+        soft *= (clock.remaining.as_secs_f64() / SHORT_CLOCK.as_secs_f64()).powi(2);
+        hard_over_soft = HARD_OVER_SOFT_SHORT;
     }
     let soft = soft.min(usable * SOFT_CAP);
-    let hard = (soft * HARD_OVER_SOFT).min(usable * HARD_CAP);
+    let hard = (soft * hard_over_soft).min(usable * HARD_CAP);
     (Duration::from_secs_f64(soft), Duration::from_secs_f64(hard))
 }
 
@@ -161,19 +166,23 @@ mod tests {
 
     #[test]
     fn on_an_increment_a_short_clock_builds_back_a_reserve() {
-        // 5 s + 0.05 s: every move spends its whole soft limit plus the overhead (a pessimistic
-        // engine); the clock must settle far above what a stall of the machine could eat.
+        // 5 s + 0.05 s: every move runs to twice its soft limit (or to the hard limit, when
+        // that is less) plus the overhead, a pessimistic engine; the clock must settle far above
+        // what a stall of the machine could eat.
         let mut remaining = 5000.0_f64;
         let mut lowest = remaining;
         for _ in 0..400 {
             let tm = TimeManager::new(&clock(remaining as u64, 50, None));
-            let soft = tm.limits().0.unwrap_or_default().as_secs_f64() * 1000.0;
-            remaining = remaining - soft - 10.0 + 50.0;
+            let (soft, hard) = tm.limits();
+            let ms = |d: Option<Duration>| d.unwrap_or_default().as_secs_f64() * 1000.0;
+            let spent = (2.0 * ms(soft)).min(ms(hard));
+            remaining = remaining - spent - 10.0 + 50.0;
             lowest = lowest.min(remaining);
         }
         assert!(lowest > 500.0, "the clock fell to {lowest:.0} ms");
-        let short = TimeManager::new(&clock(500, 50, None)).limits().0;
-        assert!(short < Some(Duration::from_millis(40)), "{short:?}");
+        let (soft, hard) = TimeManager::new(&clock(500, 50, None)).limits();
+        assert!(soft < Some(Duration::from_millis(25)), "{soft:?}");
+        assert!(hard < Some(Duration::from_millis(50)), "{hard:?}");
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! One search thread: iterative deepening over a negamax alpha-beta with principal-variation
-//! search, aspiration windows and a shared transposition table. The main thread also keeps time;
-//! helper threads (Lazy SMP) search the same tree and share what they learn through the table.
+//! search, aspiration windows, late move reductions and a shared transposition table (used from
+//! depth 3 up). Each iteration finds one line, or several best lines for `MultiPV`, each over the
+//! root moves the lines before it did not take. The main thread also keeps time; helper threads
+//! (Lazy SMP) search the same tree, one line, and share what they learn through the table.
 
 use super::eval::evaluate;
 use super::ordering::{FILLER, Ordering as MoveOrder, Picker};
@@ -12,11 +14,11 @@ use crate::egdb::Tables;
 use crate::rules::{GrandSlam, Move, MoveSet, Position, Side};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Nodes between two looks at the clock and the stop flags (well under a millisecond).
 /// The transposition table is probed and written only at nodes this deep or deeper: near the
 /// horizon a probe (a likely cache and TLB miss) costs more than the few nodes it saves. Measured
 /// with `krou bench 16` (fastest of 7 runs) and time to depth from the start: 3 beat 1, 2, 4, 5.
 const TT_DEPTH: i32 = 3;
+/// Nodes between two looks at the clock and the stop flags (well under a millisecond).
 const POLL_INTERVAL: u64 = 1024;
 /// Half-width of the first aspiration window around the last iteration's score.
 const ASPIRATION_WINDOW: i32 = 60;
@@ -167,7 +169,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         while depth <= max_depth {
             let found = self.lines(root, depth, wanted, &last.lines);
             self.root_moves = all_moves;
-            if self.stopped || found.is_empty() {
+            if found.is_empty() {
                 break;
             }
             last = Iteration {
@@ -177,6 +179,11 @@ impl<'s, 'a> Worker<'s, 'a> {
                 seldepth: self.seldepth,
                 lines: found,
             };
+            if self.stopped {
+                // Cut short after some lines of several: the finished lines are deeper than the
+                // last iteration's, line 1 first.
+                break;
+            }
             self.may_abort = true;
             if !done(self, &last) {
                 break;
@@ -188,7 +195,7 @@ impl<'s, 'a> Worker<'s, 'a> {
 
     /// One iteration for `wanted` lines: each line searches the root moves the lines before it
     /// did not start with, around that line's score of the last iteration (`previous`). Returns
-    /// the lines best first; empty when stopped.
+    /// the lines finished, best first (fewer when stopped, none if stopped in the first).
     fn lines(
         &mut self,
         root: &Position,
@@ -203,7 +210,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             let last = previous.get(line).map_or(0, |l| l.0);
             let value = self.aspiration(root, depth, last);
             if self.stopped {
-                return Vec::new();
+                break;
             }
             let pv = self.pv[0][..self.pv_len[0]].to_vec();
             let Some(&first) = pv.first() else {
@@ -311,8 +318,13 @@ impl<'s, 'a> Worker<'s, 'a> {
         if moves.is_empty() {
             return value::game_end(store_margin(&position.with_own_seeds_stored(), us), ply);
         }
+        // The root may be narrowed (`searchmoves`, later MultiPV lines): its value is then not
+        // the position's, and must not go into the table.
+        let mut narrowed_root = false;
         if ply == 0 {
+            let all = moves;
             moves = MoveSet::from_bits(moves.bits() & self.root_moves.bits());
+            narrowed_root = moves != all;
         }
 
         // 3. The endgame tables, where their bounds are proven: the node follows a capture, so
@@ -446,7 +458,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         } else {
             Bound::Upper
         };
-        if depth >= TT_DEPTH {
+        if depth >= TT_DEPTH && !narrowed_root {
             let stored = value::to_table(best_value, ply);
             self.shared
                 .table
