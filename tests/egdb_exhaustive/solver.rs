@@ -76,9 +76,9 @@ pub struct Layer {
     /// For each search on the path, the repetition tests its result depends on: the positions
     /// above it found in the history, then the positions found outside it (entered).
     frames: Vec<u64>,
-    /// The last search of each node inside a component, valid under any path that answers its
-    /// repetition tests the same way.
-    recalled: Vec<Option<Recall>>,
+    /// Two searches of each node inside a component (the one with the fewest repetition tests,
+    /// and the last other one), each valid under any path that answers its tests the same way.
+    recalled: Vec<[Option<Recall>; 2]>,
     /// Nodes expanded, for the report.
     pub expanded: u64,
 }
@@ -203,7 +203,7 @@ impl Layer {
             width,
             base,
             frames: Vec::new(),
-            recalled: (0..n).map(|_| None).collect(),
+            recalled: (0..n).map(|_| [None, None]).collect(),
             component,
             on_path: vec![false; n],
             known: vec![(-bound, bound); n],
@@ -245,8 +245,18 @@ impl Layer {
     /// The last search of `node` inside its component, if its window settles this one and the
     /// current path answers its repetition tests the same way.
     fn recall(&mut self, node: u32, alpha: i8, beta: i8) -> Option<i8> {
+        for slot in 0..2 {
+            if let Some(v) = self.recall_slot(node, slot, alpha, beta) {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// The same from one of the node's two slots.
+    fn recall_slot(&mut self, node: u32, slot: usize, alpha: i8, beta: i8) -> Option<i8> {
         let n = node as usize;
-        let r = self.recalled[n].as_ref()?;
+        let r = self.recalled[n][slot].as_ref()?;
         let exact = r.alpha < r.value && r.value < r.beta;
         let settles = exact
             || (r.value >= r.beta && r.value >= beta)
@@ -294,7 +304,15 @@ impl Layer {
         let tests: Box<[u64]> = self.frames.split_off(frame).into();
         if !fresh {
             self.depend(&tests);
-            self.recalled[n] = Some(Recall {
+            let size = |t: &[u64]| t.iter().map(|x| x.count_ones()).sum::<u32>();
+            let slot = match &self.recalled[n][0] {
+                Some(r) if size(&r.tests) < size(&tests) => 1,
+                _ => 0,
+            };
+            if slot == 0 {
+                self.recalled[n][1] = self.recalled[n][0].take();
+            }
+            self.recalled[n][slot] = Some(Recall {
                 alpha,
                 beta,
                 value: v,
