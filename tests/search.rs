@@ -233,6 +233,32 @@ fn a_timed_multi_pv_search_plays_the_last_reported_line_one() {
 }
 
 #[test]
+fn with_two_threads_the_move_played_is_the_last_reported_line() {
+    // Lazy SMP: when a helper completed a deeper iteration than the main thread, its line is
+    // played and reported last; either way `bestmove` matches the last `info`.
+    let mut searcher = Searcher::new(Settings {
+        hash_mib: 4,
+        threads: 2,
+    });
+    for ms in [20, 50, 120] {
+        let game = Game::new(Position::start(), GrandSlam::NoCapture);
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(ms)),
+            ..Limits::default()
+        };
+        let (found, infos) = search(&mut searcher, &game, &limits);
+        let last = infos.last().expect("an iteration was reported");
+        assert_eq!(found.best, Some(last.pv[0]), "{ms} ms");
+        let deepest = infos.iter().map(|info| info.depth).max();
+        assert_eq!(
+            Some(last.depth),
+            deepest,
+            "{ms} ms: the last line is the deepest"
+        );
+    }
+}
+
+#[test]
 fn one_line_is_reported_without_a_multipv_number() {
     let mut searcher = Searcher::new(Settings::default());
     let game = Game::new(Position::start(), GrandSlam::NoCapture);

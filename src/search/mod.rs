@@ -22,8 +22,8 @@ pub use score::Score;
 
 use crate::egdb::Tables;
 use crate::rules::{Game, Move, MoveSet, Position};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use table::Table;
 use time::TimeManager;
@@ -187,6 +187,8 @@ impl Searcher {
                 .filter(|t| t.rule() == game.rule() && t.max_seeds().is_some()),
             rule: game.rule(),
             features: self.features,
+            searching: (0..threads).map(|_| AtomicI32::new(0)).collect(),
+            helper_best: Mutex::new(None),
         };
         let max_depth = match limits.depth {
             Some(depth) if !limits.infinite => (depth as i32).clamp(1, MAX_DEPTH),
@@ -205,7 +207,10 @@ impl Searcher {
                 let shared = &shared;
                 scope.spawn(move || {
                     let mut helper = Worker::new(id, shared, None, history, moves);
-                    helper.iterate(&root, max_depth, 1, &mut |_, _| true);
+                    helper.iterate(&root, max_depth, 1, &mut |_, it| {
+                        shared.offer(it);
+                        true
+                    });
                     shared.nodes[id].store(helper.nodes(), Ordering::Relaxed);
                     helper.flush_tbhits();
                 });
@@ -250,7 +255,16 @@ impl Searcher {
                 std::thread::sleep(WAIT_POLL);
             }
             shared.abort.store(true, Ordering::Relaxed);
-            last
+            // Lazy SMP: a helper's deeper completed iteration is played instead (single line
+            // only: helpers search one line). It is reported first, so that the last `info`
+            // matches `bestmove`.
+            match shared.helpers_best() {
+                Some(deeper) if !multi_pv && deeper.depth > last.depth => {
+                    report_lines(&deeper, shared.total_nodes());
+                    deeper
+                }
+                _ => last,
+            }
         });
         let best = last.pv.first().copied().or_else(|| moves.clone().next());
         let ponder = last.pv.get(1).copied().or_else(|| {

@@ -12,7 +12,8 @@ use super::value::{self, INFINITY, MAX_PLY};
 use super::{Control, Features};
 use crate::egdb::Tables;
 use crate::rules::{GrandSlam, Move, MoveSet, Position, Side};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 /// The transposition table is probed and written only at nodes this deep or deeper: near the
 /// horizon a probe (a likely cache and TLB miss) costs more than the few nodes it saves. Measured
@@ -51,12 +52,45 @@ pub struct Shared<'a> {
     pub rule: GrandSlam,
     /// Optional features in force.
     pub features: Features,
+    /// The depth each thread is searching now (0 before its first iteration).
+    pub searching: Vec<AtomicI32>,
+    /// The deepest iteration a helper thread completed (Lazy SMP): the main thread plays it
+    /// when it is deeper than its own.
+    pub helper_best: Mutex<Option<Iteration>>,
 }
 
 impl Shared<'_> {
     /// Nodes searched by all threads so far.
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Keeps `it`, a helper's completed iteration, when it is the deepest so far.
+    pub fn offer(&self, it: &Iteration) {
+        // A poisoned lock only means a helper panicked mid-update; the value is still whole.
+        let mut best = self.helper_best.lock().unwrap_or_else(|e| e.into_inner());
+        if best.as_ref().is_none_or(|b| it.depth > b.depth) {
+            *best = Some(it.clone());
+        }
+    }
+
+    /// The deepest iteration any helper completed.
+    pub fn helpers_best(&self) -> Option<Iteration> {
+        let best = self.helper_best.lock().unwrap_or_else(|e| e.into_inner());
+        best.clone()
+    }
+
+    /// The depth a helper thread searches after `done`: one deeper, or two when another thread
+    /// is already searching that depth, so that the threads spread over two depths instead of
+    /// repeating each other's work.
+    fn helper_depth(&self, id: usize, done: i32) -> i32 {
+        let next = done + 1;
+        let busy = self
+            .searching
+            .iter()
+            .enumerate()
+            .any(|(other, d)| other != id && d.load(Ordering::Relaxed) == next);
+        if busy { next + 1 } else { next }
     }
 }
 
@@ -167,6 +201,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         let mut last = Iteration::default();
         let mut depth = 1 + (self.id % 2) as i32;
         while depth <= max_depth {
+            self.shared.searching[self.id].store(depth, Ordering::Relaxed);
             let found = self.lines(root, depth, wanted, &last.lines);
             self.root_moves = all_moves;
             if found.is_empty() {
@@ -188,7 +223,11 @@ impl<'s, 'a> Worker<'s, 'a> {
             if !done(self, &last) {
                 break;
             }
-            depth += 1;
+            depth = if self.main.is_some() {
+                depth + 1
+            } else {
+                self.shared.helper_depth(self.id, depth)
+            };
         }
         last
     }
