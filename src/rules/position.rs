@@ -354,7 +354,7 @@ impl Position {
     }
 
     /// Plays `mv`, which must be legal under `rule` (the fast path for search and perft).
-    #[inline]
+    #[inline(always)]
     pub fn play_unchecked(&self, mv: Move, rule: GrandSlam) -> Played {
         let (mut next, last) = self.sow(mv.pit());
         let (first_captured, whole_side) = next.capture_run(last);

@@ -1,8 +1,8 @@
 //! Move ordering: the hash move first (played alone: when it refutes the node the other moves
 //! are never played), then captures by size, then killer moves, then the rest by history.
-//! Children are played while ordering (positions are copied, never undone) and stay in the
-//! [`Picker`], which hands out their indices, so the search gets each child and its capture for
-//! free.
+//! Children are played while ordering (positions are copied, never undone) into a buffer the
+//! search keeps for each ply; the [`Picker`] hands out their indices, so the search gets each
+//! child and its capture for free.
 
 use super::value::MAX_PLY;
 use crate::rules::{GrandSlam, Move, MoveSet, Played, Position};
@@ -24,31 +24,38 @@ pub const FILLER: Move = match Move::new(0) {
 
 /// The children of one node, handed out best first: the hash move alone (often it refutes the
 /// node, and the other moves are never played), then the other moves, all played at once and
-/// ordered by capture, killers and history. Children stay in the picker; the search reads them
-/// by index, so no position is copied.
+/// ordered by capture, killers and history. Children are written into a buffer the caller
+/// keeps for each ply (see [`Children`]), so nothing is initialised per node; the picker
+/// hands out indices into it.
 pub struct Picker {
     hash_move: Option<Move>,
-    played: [Played; 6],
     moves: [Move; 6],
-    /// Indices into `played`, in the order they are handed out.
+    /// Indices into the children, in the order they are handed out.
     order: [u8; 6],
     len: usize,
     next: usize,
     generated: bool,
 }
 
+/// Room for the children of one node: [`Picker`] plays them into it.
+pub type Children = [Played; 6];
+
+/// An empty [`Children`] buffer.
+pub fn children() -> Children {
+    let none = Played {
+        position: Position::start(),
+        captured: 0,
+        last_pit: 0,
+    };
+    [none; 6]
+}
+
 impl Picker {
-    /// A picker for a node of `position` whose hash move (already checked legal) is `hash_move`.
+    /// A picker for a node whose hash move (already checked legal) is `hash_move`.
     #[inline]
-    pub fn new(position: &Position, hash_move: Option<Move>) -> Picker {
-        let none = Played {
-            position: *position,
-            captured: 0,
-            last_pit: 0,
-        };
+    pub fn new(hash_move: Option<Move>) -> Picker {
         Picker {
             hash_move,
-            played: [none; 6],
             moves: [FILLER; 6],
             order: [0; 6],
             len: 0,
@@ -57,11 +64,13 @@ impl Picker {
         }
     }
 
-    /// The index of the next child, best first (see [`Picker::child`]), or `None` when every
-    /// move of `moves` was handed out.
+    /// The index of the next child in `children`, best first, or `None` when every move of
+    /// `moves` was handed out. `children` must be the same buffer at every call for one node.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn next(
         &mut self,
+        children: &mut Children,
         ordering: &Ordering,
         position: &Position,
         moves: MoveSet,
@@ -72,7 +81,8 @@ impl Picker {
         if self.next == self.len && !self.generated {
             if self.next == 0 {
                 if let Some(mv) = self.hash_move {
-                    self.push(mv, position.play_unchecked(mv, rule));
+                    self.moves[0] = mv;
+                    children[0] = position.play_unchecked(mv, rule);
                     self.order[0] = 0;
                     self.len = 1;
                     self.next = 1;
@@ -80,7 +90,7 @@ impl Picker {
                 }
             }
             self.generated = true;
-            self.generate(ordering, position, moves, rule, ply, learned);
+            self.generate(children, ordering, position, moves, rule, ply, learned);
         }
         if self.next == self.len {
             return None;
@@ -90,23 +100,18 @@ impl Picker {
         Some(at)
     }
 
-    /// The move and the child behind an index [`Picker::next`] gave.
+    /// The move behind an index [`Picker::next`] gave.
     #[inline]
-    pub fn child(&self, index: usize) -> (Move, &Played) {
-        (self.moves[index], &self.played[index])
-    }
-
-    #[inline]
-    fn push(&mut self, mv: Move, played: Played) {
-        let index = self.len;
-        self.moves[index] = mv;
-        self.played[index] = played;
+    pub fn mv(&self, index: usize) -> Move {
+        self.moves[index]
     }
 
     /// Plays every move but the hash move and orders them after what was handed out.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn generate(
         &mut self,
+        children: &mut Children,
         ordering: &Ordering,
         position: &Position,
         moves: MoveSet,
@@ -120,9 +125,11 @@ impl Picker {
             if Some(mv) == self.hash_move {
                 continue;
             }
-            let played = position.play_unchecked(mv, rule);
-            let key = if played.captured > 0 {
-                CAPTURE + CAPTURED_SEED * i32::from(played.captured)
+            let index = self.len;
+            children[index] = position.play_unchecked(mv, rule);
+            let captured = children[index].captured;
+            let key = if captured > 0 {
+                CAPTURE + CAPTURED_SEED * i32::from(captured)
             } else if !learned {
                 0
             } else if Some(mv) == ordering.killers[ply][0] {
@@ -134,7 +141,6 @@ impl Picker {
                 ordering.history[pit][seeds]
             };
             // Insertion sort of indices (stable: equal keys keep pit order).
-            let index = self.len;
             let mut at = index;
             while at > first && keys[at - 1] < key {
                 keys[at] = keys[at - 1];
@@ -143,7 +149,7 @@ impl Picker {
             }
             keys[at] = key;
             self.order[at] = index as u8;
-            self.push(mv, played);
+            self.moves[index] = mv;
             self.len += 1;
         }
     }

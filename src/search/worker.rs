@@ -5,7 +5,7 @@
 //! (Lazy SMP) search the same tree, one line, and share what they learn through the table.
 
 use super::eval::evaluate;
-use super::ordering::{FILLER, Ordering as MoveOrder, Picker};
+use super::ordering::{self, Children, FILLER, Ordering as MoveOrder, Picker};
 use super::table::{Bound, Table};
 use super::time::TimeManager;
 use super::value::{self, INFINITY, MAX_PLY};
@@ -126,6 +126,8 @@ pub struct Worker<'s, 'a> {
     root_moves: MoveSet,
     keys: Vec<u64>,
     order: MoveOrder,
+    /// The children of the node at each ply of the current path.
+    children: Vec<Children>,
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     nodes: u64,
@@ -159,6 +161,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             root_moves,
             keys,
             order: MoveOrder::default(),
+            children: vec![ordering::children(); MAX_PLY],
             pv: vec![[FILLER; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             nodes: 0,
@@ -279,7 +282,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             (-INFINITY, INFINITY)
         };
         loop {
-            let value = self.negamax(root, alpha, beta, depth, 0, 0);
+            let value = self.search(root, alpha, beta, depth, 0, 0);
             if self.stopped {
                 return value;
             }
@@ -317,15 +320,52 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// The value of `position` for its side to move, searched `depth` plies deep within
     /// (`alpha`, `beta`), `ply` plies from the root; `boundary` is where the positions this one
     /// could repeat start in `keys`. Returns 0 once `stopped` is set (the caller discards it).
-    fn negamax(
+    /// Nodes at the horizon take the short way through [`Worker::leaf`].
+    #[inline]
+    fn search(
         &mut self,
         position: &Position,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         depth: i32,
         ply: usize,
         boundary: usize,
     ) -> i32 {
+        if depth <= 0 {
+            self.leaf(position, alpha, beta, ply, boundary)
+        } else {
+            self.negamax(position, alpha, beta, depth, ply, boundary)
+        }
+    }
+
+    /// A node at the horizon: its exact end if it has one, else the evaluation (see
+    /// [`Worker::search`]). Kept apart from `negamax` so that the most common node needs
+    /// neither its stack frame nor its table and move-ordering steps.
+    fn leaf(
+        &mut self,
+        position: &Position,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        boundary: usize,
+    ) -> i32 {
+        match self.enter(position, alpha, beta, ply, boundary) {
+            Entry::Settled(value) => value,
+            Entry::Open(open) => horizon(position, open.proven_range),
+        }
+    }
+
+    /// Steps 1–3 of every node: count it, look at the limits, and settle it when the game
+    /// ends there or the endgame tables decide it.
+    #[inline(always)]
+    fn enter(
+        &mut self,
+        position: &Position,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        boundary: usize,
+    ) -> Entry {
         // 1. Count the node; look at the limits now and then.
         self.pv_len[ply] = ply;
         self.nodes += 1;
@@ -339,23 +379,24 @@ impl<'s, 'a> Worker<'s, 'a> {
             }
         }
         if self.stopped {
-            return 0;
+            return Entry::Settled(0);
         }
         self.seldepth = self.seldepth.max(ply);
 
         // 2. Exact game ends: stores, repetition, no legal move.
-        let rule = self.shared.rule;
         let us = position.side_to_move();
         if position.decided_by_stores() {
-            return value::game_end(store_margin(position, us), ply);
+            return Entry::Settled(value::game_end(store_margin(position, us), ply));
         }
         let key = position.key();
         if ply > 0 && self.keys[boundary..].contains(&key) {
-            return value::game_end(store_margin(&position.with_own_seeds_stored(), us), ply);
+            let margin = store_margin(&position.with_own_seeds_stored(), us);
+            return Entry::Settled(value::game_end(margin, ply));
         }
-        let mut moves = position.legal_moves(rule);
+        let mut moves = position.legal_moves(self.shared.rule);
         if moves.is_empty() {
-            return value::game_end(store_margin(&position.with_own_seeds_stored(), us), ply);
+            let margin = store_margin(&position.with_own_seeds_stored(), us);
+            return Entry::Settled(value::game_end(margin, ply));
         }
         // The root may be narrowed (`searchmoves`, later MultiPV lines): its value is then not
         // the position's, and must not go into the table.
@@ -384,19 +425,43 @@ impl<'s, 'a> Worker<'s, 'a> {
                 };
                 self.tbhits += 1;
                 if let Some(v) = settled {
-                    return v;
+                    return Entry::Settled(v);
                 }
                 proven_range = Some((lo, hi));
             }
         }
+        Entry::Open(Open {
+            key,
+            moves,
+            narrowed_root,
+            proven_range,
+        })
+    }
+
+    /// A node with `depth` plies left to search (see [`Worker::search`]).
+    fn negamax(
+        &mut self,
+        position: &Position,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        boundary: usize,
+    ) -> i32 {
+        let Open {
+            key,
+            moves,
+            narrowed_root,
+            proven_range,
+        } = match self.enter(position, alpha, beta, ply, boundary) {
+            Entry::Settled(value) => return value,
+            Entry::Open(open) => open,
+        };
+        let rule = self.shared.rule;
 
         // 4. The horizon (an estimate kept within the tables' proven range).
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            let estimate = evaluate(position);
-            return match proven_range {
-                Some((lo, hi)) => estimate.clamp(100 * lo, 100 * hi),
-                None => estimate,
-            };
+            return horizon(position, proven_range);
         }
 
         // 5. The transposition table.
@@ -421,7 +486,7 @@ impl<'s, 'a> Worker<'s, 'a> {
 
         // 6. The children, best first, with principal-variation search.
         let learned = self.shared.features.killers_and_history;
-        let mut picker = Picker::new(position, hash_move);
+        let mut picker = Picker::new(hash_move);
         self.keys.push(key);
         let original_alpha = alpha;
         let mut best_value = -INFINITY;
@@ -429,8 +494,17 @@ impl<'s, 'a> Worker<'s, 'a> {
         let mut quiet_tried = [FILLER; 6];
         let mut quiet_count = 0;
         let mut i = 0;
-        while let Some(index) = picker.next(&self.order, position, moves, rule, ply, learned) {
-            let (mv, played) = picker.child(index);
+        while let Some(index) = picker.next(
+            &mut self.children[ply],
+            &self.order,
+            position,
+            moves,
+            rule,
+            ply,
+            learned,
+        ) {
+            let mv = picker.mv(index);
+            let played = self.children[ply][index];
             let next = &played.position;
             let child_boundary = if played.captured > 0 {
                 self.keys.len()
@@ -439,10 +513,10 @@ impl<'s, 'a> Worker<'s, 'a> {
             };
             let mut v;
             if i == 0 {
-                v = -self.negamax(next, -beta, -alpha, depth - 1, ply + 1, child_boundary);
+                v = -self.search(next, -beta, -alpha, depth - 1, ply + 1, child_boundary);
             } else {
                 let reduction = self.reduction(depth, i, played.captured);
-                v = -self.negamax(
+                v = -self.search(
                     next,
                     -alpha - 1,
                     -alpha,
@@ -451,10 +525,10 @@ impl<'s, 'a> Worker<'s, 'a> {
                     child_boundary,
                 );
                 if v > alpha && reduction > 0 && !self.stopped {
-                    v = -self.negamax(next, -alpha - 1, -alpha, depth - 1, ply + 1, child_boundary);
+                    v = -self.search(next, -alpha - 1, -alpha, depth - 1, ply + 1, child_boundary);
                 }
                 if v > alpha && v < beta && !self.stopped {
-                    v = -self.negamax(next, -beta, -alpha, depth - 1, ply + 1, child_boundary);
+                    v = -self.search(next, -beta, -alpha, depth - 1, ply + 1, child_boundary);
                 }
             }
             if self.stopped {
@@ -527,6 +601,35 @@ impl<'s, 'a> Worker<'s, 'a> {
             self.pv[ply][i] = self.pv[ply + 1][i];
         }
         self.pv_len[ply] = child_len;
+    }
+}
+
+/// How a node begins: settled at once, or open to search.
+enum Entry {
+    /// The node's value is known without a search (or the search was stopped: 0).
+    Settled(i32),
+    /// The node must be searched or evaluated.
+    Open(Open),
+}
+
+/// What [`Worker::enter`] learned about a node that must be searched.
+struct Open {
+    key: u64,
+    /// The moves to search (the root's may be narrowed).
+    moves: MoveSet,
+    /// Whether the root's moves were narrowed (its value is then not the position's).
+    narrowed_root: bool,
+    /// The margins the endgame tables proved, if they bound the node.
+    proven_range: Option<(i32, i32)>,
+}
+
+/// The static estimate of a node at the horizon, kept within the tables' proven range.
+#[inline]
+fn horizon(position: &Position, proven_range: Option<(i32, i32)>) -> i32 {
+    let estimate = evaluate(position);
+    match proven_range {
+        Some((lo, hi)) => estimate.clamp(100 * lo, 100 * hi),
+        None => estimate,
     }
 }
 
