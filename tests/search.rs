@@ -89,11 +89,13 @@ fn depth(d: u32) -> Limits {
 
 #[test]
 fn alpha_beta_scores_equal_plain_minimax_at_small_depths() {
-    // Reductions make the search selective on purpose: compare the full-width search (PVS,
-    // aspiration windows, hash table and move ordering all in force) with minimax.
+    // Reductions and futility pruning make the search selective on purpose: compare the
+    // full-width search (PVS, aspiration windows, hash table and move ordering all in force)
+    // with minimax.
     let mut searcher = Searcher::new(Settings::default());
     searcher.set_features(Features {
         late_move_reductions: false,
+        reverse_futility: false,
         aspiration: true,
         ..Features::default()
     });
@@ -119,6 +121,7 @@ fn multi_pv_lines_are_every_move_with_its_minimax_score_best_first() {
     let mut searcher = Searcher::new(Settings::default());
     searcher.set_features(Features {
         late_move_reductions: false,
+        reverse_futility: false,
         ..Features::default()
     });
     for (i, game) in sample_games(60, 11).iter().enumerate() {

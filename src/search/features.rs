@@ -12,6 +12,9 @@ pub struct Features {
     pub late_move_reductions: bool,
     /// Killer moves and the history table in move ordering.
     pub killers_and_history: bool,
+    /// Reverse futility pruning: near the horizon, a node whose evaluation is far above beta
+    /// is taken to hold without a search.
+    pub reverse_futility: bool,
 }
 
 impl Default for Features {
@@ -20,6 +23,7 @@ impl Default for Features {
             aspiration: false,
             late_move_reductions: true,
             killers_and_history: true,
+            reverse_futility: true,
         }
     }
 }
@@ -47,6 +51,13 @@ impl Features {
                 "killers-history",
                 Features {
                     killers_and_history: !all.killers_and_history,
+                    ..all
+                },
+            ),
+            (
+                "reverse-futility",
+                Features {
+                    reverse_futility: !all.reverse_futility,
                     ..all
                 },
             ),

@@ -1,8 +1,9 @@
 //! One search thread: iterative deepening over a negamax alpha-beta with principal-variation
-//! search, aspiration windows, late move reductions and a shared transposition table (used from
-//! depth 3 up). Each iteration finds one line, or several best lines for `MultiPV`, each over the
-//! root moves the lines before it did not take. The main thread also keeps time; helper threads
-//! (Lazy SMP) search the same tree, one line, and share what they learn through the table.
+//! search, aspiration windows, late move reductions, reverse futility pruning and a shared
+//! transposition table (used from depth 3 up). Each iteration finds one line, or several best
+//! lines for `MultiPV`, each over the root moves the lines before it did not take. The main
+//! thread also keeps time; helper threads (Lazy SMP) search the same tree, one line, share what
+//! they learn through the table, and a deeper iteration of theirs is played.
 
 use super::eval::evaluate;
 use super::ordering::{self, Children, FILLER, Ordering as MoveOrder, Picker};
@@ -19,6 +20,10 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 /// horizon a probe (a likely cache and TLB miss) costs more than the few nodes it saves. Measured
 /// with `krou bench 16` (fastest of 7 runs) and time to depth from the start: 3 beat 1, 2, 4, 5.
 const TT_DEPTH: i32 = 3;
+/// Reverse futility pruning applies at nodes this near the horizon or nearer …
+const FUTILITY_DEPTH: i32 = 3;
+/// … when the evaluation beats beta by this much a ply of depth (150 = one and a half seeds).
+const FUTILITY_MARGIN: i32 = 150;
 /// Nodes between two looks at the clock and the stop flags (well under a millisecond).
 const POLL_INTERVAL: u64 = 1024;
 /// Half-width of the first aspiration window around the last iteration's score.
@@ -484,7 +489,23 @@ impl<'s, 'a> Worker<'s, 'a> {
             }
         }
 
-        // 6. The children, best first, with principal-variation search.
+        // 6. Reverse futility: near the horizon, a node whose evaluation beats beta by more
+        //    than a margin a ply is taken to hold (not at the root, in a PV node, within the
+        //    tables' proven range or against a proven score).
+        if self.shared.features.reverse_futility
+            && !pv_node
+            && ply > 0
+            && depth <= FUTILITY_DEPTH
+            && proven_range.is_none()
+            && !value::is_proven(beta)
+        {
+            let estimate = evaluate(position);
+            if estimate - FUTILITY_MARGIN * depth >= beta {
+                return estimate;
+            }
+        }
+
+        // 7. The children, best first, with principal-variation search.
         let learned = self.shared.features.killers_and_history;
         let mut picker = Picker::new(hash_move);
         self.keys.push(key);
@@ -563,7 +584,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
         self.keys.pop();
 
-        // 7. Remember the result.
+        // 8. Remember the result.
         let bound = if best_value >= beta {
             Bound::Lower
         } else if best_value > original_alpha {
