@@ -10,10 +10,13 @@
 //! `LLR = Σ [(xᵢ − s0)² − (xᵢ − s1)²] / (2σ²) = n · (s1 − s0) · (2μ − s0 − s1) / (2σ²)`.
 //!
 //! The test accepts H1 once `LLR ≥ ln((1 − β)/α)` and H0 once `LLR ≤ ln(β/(1 − α))`. While
-//! every observation is the same (`σ² = 0`, as in a run of won pairs at the start) the LLR is
-//! taken as 0: no decision without evidence of the spread.
+//! every observation is the same (`σ² = 0`: a sweep, or nothing but drawn pairs) the sample has
+//! no spread to estimate, so two virtual observations a quarter point either side of even
+//! (0.25 and 0.75) are added to it: a few won pairs decide nothing, a sweep of about 15 accepts
+//! H1 (for `elo0=0 elo1=10`), and about 60 drawn pairs accept H0, instead of a lopsided match
+//! never stopping.
 
-use super::stats::{Tally, expected_score};
+use super::stats::{Sample, Tally, expected_score};
 use std::fmt;
 use std::str::FromStr;
 
@@ -126,11 +129,15 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of the tally (0 while the variance is still 0).
+    /// The log-likelihood ratio of the tally (0 without games; with the virtual spread of the
+    /// module documentation while every observation is alike).
     pub fn llr(&self, tally: &Tally) -> f64 {
-        let sample = tally.sample();
-        if sample.n == 0 || sample.variance <= 0.0 {
+        let mut sample = tally.sample();
+        if sample.n == 0 {
             return 0.0;
+        }
+        if sample.variance <= 0.0 {
+            sample = with_virtual_spread(sample);
         }
         let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
         sample.n as f64 * (s1 - s0) * (2.0 * sample.mean - s0 - s1) / (2.0 * sample.variance)
@@ -147,6 +154,22 @@ impl Sprt {
         } else {
             None
         }
+    }
+}
+
+/// `sample` (every observation alike) with two more observations, at 0.25 and 0.75.
+fn with_virtual_spread(sample: Sample) -> Sample {
+    const VIRTUAL: [f64; 2] = [0.25, 0.75];
+    let n = sample.n as f64;
+    let total = n + VIRTUAL.len() as f64;
+    let sum = n * sample.mean + VIRTUAL.iter().sum::<f64>();
+    let squares = n * (sample.variance + sample.mean * sample.mean)
+        + VIRTUAL.iter().map(|x| x * x).sum::<f64>();
+    let mean = sum / total;
+    Sample {
+        n: sample.n + VIRTUAL.len() as u64,
+        mean,
+        variance: (squares / total - mean * mean).max(0.0),
     }
 }
 
@@ -185,6 +208,32 @@ mod tests {
             ..Tally::default()
         };
         assert_eq!(sprt.decision(&weak), Some(Decision::H0));
+    }
+
+    // With the virtual observations 0.25 and 0.75, n won pairs have mean (n + 1)/(n + 2) and
+    // variance (n + 0.625)/(n + 2) − mean²; n drawn pairs have mean 0.5 and variance
+    // 0.125/(n + 2). For elo0=0 elo1=10 (s1 − s0 = 0.014391) that makes LLR 1.57 after 10 won
+    // pairs, 5.38 after 20; −(n + 2)² · 0.000828: −0.12 after 10 drawn pairs, −3.09 after 59.
+    #[test]
+    fn a_sweep_or_a_run_of_draws_decides_only_when_long() {
+        let sprt: Sprt = "elo0=0 elo1=10".parse().expect("valid");
+        let pairs = |pentanomial| Tally {
+            pentanomial,
+            ..Tally::default()
+        };
+        let llr = sprt.llr(&pairs([0, 0, 0, 0, 10]));
+        assert!((llr - 1.568).abs() < 0.01, "{llr}");
+        assert_eq!(sprt.decision(&pairs([0, 0, 0, 0, 10])), None);
+        assert_eq!(sprt.decision(&pairs([0, 0, 0, 0, 20])), Some(Decision::H1));
+        assert_eq!(sprt.decision(&pairs([20, 0, 0, 0, 0])), Some(Decision::H0));
+        assert_eq!(sprt.decision(&pairs([0, 0, 10, 0, 0])), None);
+        assert_eq!(sprt.decision(&pairs([0, 0, 59, 0, 0])), Some(Decision::H0));
+        // Games without pairs: a sweep of single wins decides too.
+        let mut games = Tally::default();
+        for _ in 0..30 {
+            games.add_game(1.0);
+        }
+        assert_eq!(sprt.decision(&games), Some(Decision::H1));
     }
 
     #[test]
