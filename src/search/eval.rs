@@ -61,8 +61,11 @@ pub fn evaluate(position: &Position) -> i32 {
     let (own, other) = (position.side_word(us), position.side_word(them));
     let stores = i32::from(position.store(us)) - i32::from(position.store(them));
     let seeds = i32::from(position.seeds_on_side(us)) - i32::from(position.seeds_on_side(them));
+    // Marked bytes hold 0x80; shifted to 1 and summed by one multiplication (cheaper than a
+    // population count where the CPU baseline has no such instruction).
     let count = |word: u64, low: u64, high: u64| {
-        (at_least(word, low) & !at_least(word, high)).count_ones() as i32
+        let marked = (at_least(word, low) & !at_least(word, high)) >> 7;
+        (marked.wrapping_mul(LANES) >> 40 & 0xff) as i32
     };
     let sum = WEIGHTS[0] * stores
         + WEIGHTS[1] * seeds
