@@ -100,39 +100,33 @@ const PIT_INDICES: u64 = 0x0504_0302_0100;
 
 /// [`best_capture`] from side words: the most seeds the owner of `own` could capture with one
 /// sowing of fewer than 12 seeds, `other` being the opponent's pits (both in sowing order).
+/// Branch-free: the evaluation runs at almost every node, and the walks it replaces were
+/// mispredicted often.
 #[inline]
 fn ready_capture(own: u64, other: u64) -> i32 {
-    // The opponent's pits of 1–2 seeds (one gained makes 2–3), as high bits of their bytes.
-    let takable = at_least(other, 1) & !at_least(other, 3);
-    if takable == 0 {
-        return 0;
+    // The opponent's pits of 1–2 seeds (one gained makes 2–3), as 0xff bytes …
+    let takable = ((at_least(other, 1) & !at_least(other, 3)) >> 7) * 0xff;
+    // … and the run a sowing that ends in each pit would capture there: a segmented prefix sum
+    // over takable pits of their seeds plus the one sown, doubling its reach each round
+    // (1, 2, 4 pits: enough for a side of 6). `whole` marks the pits whose window so far is
+    // takable throughout; runs stop at the side's first pit (zeros shift in).
+    let mut run = (other + LANES) & takable;
+    let mut whole = takable;
+    for shift in [8, 16, 32] {
+        run += (run << shift) & whole;
+        whole &= whole << shift;
     }
-    // Own non-empty pits whose last seed falls on the opponent's side without a lap
-    // (6 ≤ pit + seeds ≤ 11), and only in a takable pit.
+    // Each own pit whose last seed falls on the opponent's side without a lap
+    // (6 ≤ pit + seeds ≤ 11) offers the run ending where it lands.
     let reach = own + PIT_INDICES;
-    let landing = at_least(reach, 6) & !at_least(reach, 12);
     let mut best = 0;
-    let mut lands = landing;
-    while lands != 0 {
-        let p = lands.trailing_zeros() as usize / 8;
-        lands &= lands - 1;
-        let mut j = (reach >> (8 * p) & 0xff) as usize - 6;
-        // Walk back over the sown takable pits: every pit from the first of the opponent's
-        // to `j` was sown.
-        let mut taken = 0;
-        loop {
-            if takable >> (8 * j + 7) & 1 == 0 {
-                break;
-            }
-            taken += (other >> (8 * j) & 0xff) as i32 + 1;
-            if j == 0 {
-                break;
-            }
-            j -= 1;
-        }
-        best = best.max(taken);
+    for pit in 0..6 {
+        let target = (reach >> (8 * pit) & 0xff).wrapping_sub(6);
+        // All ones when the pit lands there, else zero (a mask, not a branch).
+        let lands = u64::from(target < 6).wrapping_neg();
+        best = best.max(run >> (8 * (target & 7)) & 0xff & lands);
     }
-    best
+    best as i32
 }
 
 /// The most seeds `side` could capture with one sowing of fewer than 12 seeds (no lap), ignoring
