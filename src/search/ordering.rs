@@ -4,6 +4,7 @@
 //! search keeps for each ply; the [`Picker`] hands out their indices, so the search gets each
 //! child and its capture for free.
 
+use super::table::Table;
 use super::value::MAX_PLY;
 use crate::rules::{GrandSlam, Move, MoveSet, Played, Position};
 
@@ -28,13 +29,31 @@ pub const FILLER: Move = match Move::new(0) {
 /// keeps for each ply (see [`Children`]), so nothing is initialised per node; the picker
 /// hands out indices into it.
 pub struct Picker {
-    hash_move: Option<Move>,
     moves: [Move; 6],
     /// Indices into the children, in the order they are handed out.
     order: [u8; 6],
     len: usize,
     next: usize,
     generated: bool,
+}
+
+/// What a [`Picker`] needs to know about its node.
+#[derive(Clone, Copy)]
+pub struct Node<'a> {
+    /// The position.
+    pub position: &'a Position,
+    /// Its moves to search.
+    pub moves: MoveSet,
+    /// The hash move, already checked to be one of `moves`.
+    pub hash_move: Option<Move>,
+    /// The grand-slam rule in force.
+    pub rule: GrandSlam,
+    /// Plies from the root.
+    pub ply: usize,
+    /// Whether killers and history order the quiet moves.
+    pub learned: bool,
+    /// The table to [`touch`](Table::touch) for each child played, when the children probe it.
+    pub touch: Option<&'a Table>,
 }
 
 /// Room for the children of one node: [`Picker`] plays them into it.
@@ -51,11 +70,10 @@ pub fn children() -> Children {
 }
 
 impl Picker {
-    /// A picker for a node whose hash move (already checked legal) is `hash_move`.
+    /// A picker for the children of a node.
     #[inline]
-    pub fn new(hash_move: Option<Move>) -> Picker {
+    pub fn new() -> Picker {
         Picker {
-            hash_move,
             moves: [FILLER; 6],
             order: [0; 6],
             len: 0,
@@ -64,25 +82,20 @@ impl Picker {
         }
     }
 
-    /// The index of the next child in `children`, best first, or `None` when every move of
-    /// `moves` was handed out. `children` must be the same buffer at every call for one node.
-    #[allow(clippy::too_many_arguments)]
+    /// The index of the next child of `node` in `children`, best first, or `None` when every
+    /// move was handed out. `node` and `children` must be the same at every call.
     #[inline]
     pub fn next(
         &mut self,
+        node: &Node,
         children: &mut Children,
         ordering: &Ordering,
-        position: &Position,
-        moves: MoveSet,
-        rule: GrandSlam,
-        ply: usize,
-        learned: bool,
     ) -> Option<usize> {
         if self.next == self.len && !self.generated {
             if self.next == 0 {
-                if let Some(mv) = self.hash_move {
+                if let Some(mv) = node.hash_move {
                     self.moves[0] = mv;
-                    children[0] = position.play_unchecked(mv, rule);
+                    children[0] = node.position.play_unchecked(mv, node.rule);
                     self.order[0] = 0;
                     self.len = 1;
                     self.next = 1;
@@ -90,7 +103,7 @@ impl Picker {
                 }
             }
             self.generated = true;
-            self.generate(children, ordering, position, moves, rule, ply, learned);
+            self.generate(node, children, ordering);
         }
         if self.next == self.len {
             return None;
@@ -107,26 +120,28 @@ impl Picker {
     }
 
     /// Plays every move but the hash move and orders them after what was handed out.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn generate(
-        &mut self,
-        children: &mut Children,
-        ordering: &Ordering,
-        position: &Position,
-        moves: MoveSet,
-        rule: GrandSlam,
-        ply: usize,
-        learned: bool,
-    ) {
+    fn generate(&mut self, node: &Node, children: &mut Children, ordering: &Ordering) {
+        let Node {
+            position,
+            moves,
+            hash_move,
+            rule,
+            ply,
+            learned,
+            touch,
+        } = *node;
         let mut keys = [0i32; 6];
         let first = self.len;
         for mv in moves {
-            if Some(mv) == self.hash_move {
+            if Some(mv) == hash_move {
                 continue;
             }
             let index = self.len;
             children[index] = position.play_unchecked(mv, rule);
+            if let Some(table) = touch {
+                table.touch(children[index].position.key());
+            }
             let captured = children[index].captured;
             let key = if captured > 0 {
                 CAPTURE + CAPTURED_SEED * i32::from(captured)

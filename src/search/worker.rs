@@ -6,7 +6,7 @@
 //! they learn through the table, and a deeper iteration of theirs is played.
 
 use super::eval::evaluate;
-use super::ordering::{self, Children, FILLER, Ordering as MoveOrder, Picker};
+use super::ordering::{self, Children, FILLER, Node, Ordering as MoveOrder, Picker};
 use super::table::{Bound, Table};
 use super::time::TimeManager;
 use super::value::{self, INFINITY, MAX_PLY};
@@ -508,8 +508,17 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
 
         // 7. The children, best first, with principal-variation search.
-        let learned = self.shared.features.killers_and_history;
-        let mut picker = Picker::new(hash_move);
+        let node = Node {
+            position,
+            moves,
+            hash_move,
+            rule,
+            ply,
+            learned: self.shared.features.killers_and_history,
+            // The children probe the table when they are searched that deep.
+            touch: (depth > TT_DEPTH).then_some(self.shared.table),
+        };
+        let mut picker = Picker::new();
         self.keys.push(key);
         let original_alpha = alpha;
         let mut best_value = -INFINITY;
@@ -517,15 +526,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         let mut quiet_tried = [FILLER; 6];
         let mut quiet_count = 0;
         let mut i = 0;
-        while let Some(index) = picker.next(
-            &mut self.children[ply],
-            &self.order,
-            position,
-            moves,
-            rule,
-            ply,
-            learned,
-        ) {
+        while let Some(index) = picker.next(&node, &mut self.children[ply], &self.order) {
             let mv = picker.mv(index);
             let played = self.children[ply][index];
             let next = &played.position;
