@@ -180,6 +180,7 @@ impl Searcher {
             control,
             abort: AtomicBool::new(false),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            filled: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             tbhits: AtomicU64::new(0),
             tables: self
                 .tables
@@ -211,7 +212,7 @@ impl Searcher {
                         shared.offer(it);
                         true
                     });
-                    shared.nodes[id].store(helper.nodes(), Ordering::Relaxed);
+                    helper.publish();
                     helper.flush_tbhits();
                 });
             }
@@ -228,7 +229,7 @@ impl Searcher {
                         time: started.elapsed(),
                         score: value::to_score(*value),
                         pv: pv.clone(),
-                        hashfull: shared.table.hashfull(),
+                        hashfull: shared.hashfull(),
                         tbhits: shared.tbhits.load(Ordering::Relaxed),
                         multipv: if multi_pv { k as u32 + 1 } else { 0 },
                     });
@@ -236,14 +237,14 @@ impl Searcher {
             };
             let mut reported_lines = (0, 0);
             let last = main.iterate(&root, max_depth, limits.multi_pv, &mut |worker, it| {
-                shared.nodes[0].store(worker.nodes(), Ordering::Relaxed);
+                worker.publish();
                 worker.flush_tbhits();
                 reported = shared.total_nodes();
                 reported_lines = (it.depth, it.lines.len());
                 report_lines(it, reported);
                 go_on(worker, it, limits, control)
             });
-            shared.nodes[0].store(main.nodes(), Ordering::Relaxed);
+            main.publish();
             main.flush_tbhits();
             // An iteration cut short still counts: report the nodes it searched, and the lines
             // it finished (MultiPV) when they are new.

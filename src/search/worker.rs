@@ -51,6 +51,8 @@ pub struct Shared<'a> {
     pub abort: AtomicBool,
     /// Nodes searched by each thread (updated at every poll, exact at the end).
     pub nodes: Vec<AtomicU64>,
+    /// Table slots each thread filled in this search (updated like `nodes`).
+    pub filled: Vec<AtomicU64>,
     /// Endgame table hits of all threads (each adds its own at the end of an iteration).
     pub tbhits: AtomicU64,
     /// Endgame tables for the rule in force, if any.
@@ -70,6 +72,12 @@ impl Shared<'_> {
     /// Nodes searched by all threads so far.
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Permille of the transposition table in use (`hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let filled = self.filled.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+        self.table.permille(filled)
     }
 
     /// Keeps `it`, a helper's completed iteration, when it is the deepest so far.
@@ -138,6 +146,8 @@ pub struct Worker<'s, 'a> {
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     nodes: u64,
+    /// Table slots this worker filled (see [`Table::store`]).
+    filled: u64,
     /// Endgame table hits not yet added to the shared count.
     tbhits: u64,
     /// The largest seed count on the board the tables cover (0 without tables).
@@ -172,6 +182,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             pv: vec![[FILLER; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             nodes: 0,
+            filled: 0,
             tbhits: 0,
             table_seeds: shared.tables.and_then(Tables::max_seeds).unwrap_or(0),
             seldepth: 0,
@@ -183,6 +194,12 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// Nodes this worker searched.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Shows the other threads this worker's node and filled-slot counts.
+    pub fn publish(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        self.shared.filled[self.id].store(self.filled, Ordering::Relaxed);
     }
 
     /// Adds this worker's endgame table hits to the shared count.
@@ -310,7 +327,7 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// Looks at the clock, the node limit and the stop flags; sets `stopped` when the search
     /// must end.
     fn poll(&mut self) {
-        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        self.publish();
         if let Some(duties) = &mut self.main {
             duties.time.follow_ponder(self.shared.control);
             if self.shared.control.is_stopped()
@@ -597,9 +614,11 @@ impl<'s, 'a> Worker<'s, 'a> {
         };
         if depth >= TT_DEPTH && !narrowed_root {
             let stored = value::to_table(best_value, ply);
-            self.shared
-                .table
-                .store(key, stored, depth, bound, best_move.or(hash_move));
+            let filled =
+                self.shared
+                    .table
+                    .store(key, stored, depth, bound, best_move.or(hash_move));
+            self.filled += u64::from(filled);
         }
         best_value
     }
