@@ -52,8 +52,9 @@ pub struct Node<'a> {
     pub ply: usize,
     /// Whether killers and history order the quiet moves.
     pub learned: bool,
-    /// The table to [`touch`](Table::touch) for each child played, when the children probe it.
-    pub touch: Option<&'a Table>,
+    /// The table whose bucket to [`prefetch`](Table::prefetch) for each child generated after
+    /// the hash move's, when the children are deep enough to probe it.
+    pub prefetch: Option<&'a Table>,
 }
 
 /// Room for the children of one node: [`Picker`] plays them into it.
@@ -129,7 +130,7 @@ impl Picker {
             rule,
             ply,
             learned,
-            touch,
+            prefetch,
         } = *node;
         let mut keys = [0i32; 6];
         let first = self.len;
@@ -139,8 +140,8 @@ impl Picker {
             }
             let index = self.len;
             children[index] = position.play_unchecked(mv, rule);
-            if let Some(table) = touch {
-                table.touch(children[index].position.key());
+            if let Some(table) = prefetch {
+                table.prefetch(children[index].position.key());
             }
             let captured = children[index].captured;
             let key = if captured > 0 {

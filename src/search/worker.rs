@@ -533,7 +533,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             ply,
             learned: self.shared.features.killers_and_history,
             // The children probe the table when they are searched that deep.
-            touch: (depth > TT_DEPTH).then_some(self.shared.table),
+            prefetch: (depth > TT_DEPTH).then_some(self.shared.table),
         };
         let mut picker = Picker::new();
         self.keys.push(key);
