@@ -4,14 +4,21 @@ use super::spec::EngineSpec;
 use super::sprt::Sprt;
 use super::tc::TimeControl;
 use crate::rules::GrandSlam;
-use clap::Args;
+use clap::{Args, Subcommand};
 use std::path::PathBuf;
 
 /// Options of `krou match`. A later value of an option replaces an earlier one, so wrapper
 /// scripts can set defaults that their users override.
 #[derive(Args, Clone, Debug)]
-#[command(args_override_self = true)]
+#[command(
+    args_override_self = true,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
 pub struct MatchArgs {
+    /// Work on the files of matches already played instead of playing one.
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
     /// A player: `[name=<name>] [option.<Name>=<value>]… <command line>`, or the built-in
     /// players `random` and `greedy`. Give two or more.
     #[arg(long = "engine", value_name = "SPEC", required = true, num_args = 1)]
@@ -63,6 +70,9 @@ pub struct MatchArgs {
     /// Write a JSON summary to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write an HTML report (plots of Elo, LLR, times, evaluations) to this file.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
     /// Keep timestamped protocol logs of every engine in this directory.
     #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
@@ -78,6 +88,13 @@ pub struct MatchArgs {
     /// `Site` tag of the game records.
     #[arg(long, default_value = "?")]
     pub site: String,
+}
+
+/// `krou match <command>`: files of matches already played.
+#[derive(Subcommand, Clone, Debug)]
+pub enum MatchCommand {
+    /// Render an HTML report from JSON summaries (several: the shards of one match).
+    Report(super::report::ReportArgs),
 }
 
 /// A match that cannot start: what is wrong.

@@ -83,6 +83,7 @@ fn opening_moves(game: &Game) -> Vec<PlayedMove> {
             mv,
             captured,
             thinking: Default::default(),
+            used: None,
         })
         .collect()
 }
@@ -206,6 +207,7 @@ fn one_move(
         mv,
         captured: game.captures().last().copied().unwrap_or(0),
         thinking: reply.thinking,
+        used: Some(reply.used),
     })
 }
 

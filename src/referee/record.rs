@@ -6,6 +6,7 @@ use super::info::Thinking;
 use super::openings::Opening;
 use crate::rules::{EndReason, Move, Side};
 use std::fmt;
+use std::time::Duration;
 
 /// One move of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +17,8 @@ pub struct PlayedMove {
     pub captured: u8,
     /// What the engine reported before playing it (empty for opening moves and built-ins).
     pub thinking: Thinking,
+    /// Time from `go` to `bestmove` as the referee measured it (`None` for opening moves).
+    pub used: Option<Duration>,
 }
 
 /// How a game ended.

@@ -12,6 +12,7 @@ use super::rng::Rng;
 use super::schedule::{Job, pairings, schedule};
 use super::spec::{EngineSpec, unique_names};
 use super::standings::Standings;
+use super::detail::Records;
 use super::summary::{Ending, Report};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -54,6 +55,7 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
     let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
     let pairs = pairings(specs.len(), args.gauntlet);
     let jobs = schedule(&pairs, args.games);
+    let pair_of: Vec<usize> = jobs.iter().map(|j| j.pair).collect();
     let openings = load_openings(&args, seed)?;
     let mut ogn = match &args.ogn {
         Some(path) => Some(create(path)?),
@@ -104,15 +106,38 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
         sprt: context.args.sprt.as_ref(),
         ending: outcome.ending,
     };
-    if let Some(path) = &context.args.json {
-        let value = super::summary::json(&outcome.standings, &report, &outcome.games);
-        let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-        std::fs::write(path, text + "\n")
-            .map_err(|e| BadMatch(format!("cannot write {}: {e}", path.display())))?;
+    if context.args.json.is_some() || context.args.report.is_some() {
+        let mut value = super::summary::json(&outcome.standings, &report, &outcome.games);
+        let records = records(&context.args);
+        super::detail::add(&mut value, &outcome.games, &pair_of, records.as_ref());
+        write_summaries(&context.args, &value)?;
     }
     print!("{}", super::summary::text(&outcome.standings, &report));
     let _ = std::io::stdout().flush();
     Ok(outcome.ending)
+}
+
+/// Where the game records went, for the report's links.
+fn records(args: &MatchArgs) -> Records<String> {
+    let text = |p: &Path| p.display().to_string();
+    match (&args.ogn_dir, &args.ogn) {
+        (Some(dir), _) => Records::Directory(text(dir)),
+        (None, Some(file)) => Records::OneFile(text(file)),
+        (None, None) => Records::None,
+    }
+}
+
+/// Writes the JSON summary (`--json`) and the HTML report drawn from it (`--report`).
+fn write_summaries(args: &MatchArgs, value: &serde_json::Value) -> Result<(), BadMatch> {
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(value).unwrap_or_default();
+        std::fs::write(path, text + "\n")
+            .map_err(|e| BadMatch(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if let Some(path) = &args.report {
+        super::report::write(value, path).map_err(|e| BadMatch(format!("report: {e}")))?;
+    }
+    Ok(())
 }
 
 /// Starts the workers and handles their results as they come, until all are done.

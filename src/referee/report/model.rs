@@ -1,0 +1,311 @@
+//! The match as the report sees it, read from a JSON summary (format 2, or the older files
+//! without `format`): strict about the fields it reads, tolerant of optional ones being absent.
+
+use super::json::{BadReport, Node};
+use crate::referee::sprt::Sprt;
+use crate::rules::Side;
+use serde_json::Value;
+
+/// Newest JSON format this reader knows.
+pub const FORMAT: u64 = 2;
+
+/// One match (or one shard of it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Match {
+    /// Identifies the match across its shards (`None` in files older than format 2).
+    pub match_id: Option<String>,
+    /// `(index, count)` of this shard, if sharded.
+    pub shard: Option<(u64, u64)>,
+    /// Engine names.
+    pub engines: Vec<String>,
+    /// Each engine's time control (empty when the file has none: then `tc` holds for all).
+    pub engine_tc: Vec<String>,
+    /// The match's time control as given.
+    pub tc: Option<String>,
+    /// The seed.
+    pub seed: Option<u64>,
+    /// The pairings, in the file's order.
+    pub pairings: Vec<Pairing>,
+    /// The games, in the file's order.
+    pub games: Vec<Game>,
+}
+
+/// One pairing: who meets whom, and the SPRT when the match had one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pairing {
+    /// The engine the statistics are counted for.
+    pub first: String,
+    /// Its opponent.
+    pub second: String,
+    /// The SPRT parameters, if `--sprt` was given.
+    pub sprt: Option<Sprt>,
+}
+
+/// Who won a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Winner {
+    /// South or North won.
+    Side(Side),
+    /// Drawn.
+    Draw,
+}
+
+/// An engine's score as written: centiseeds or mate in N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centiseeds for the side to move.
+    Cp(i32),
+    /// Mate in N moves (negative: being mated).
+    Mate(i32),
+}
+
+/// One move of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Move {
+    /// 1-based ply.
+    pub ply: u64,
+    /// The side that played it.
+    pub side: Side,
+    /// The move's letter.
+    pub text: String,
+    /// Whether it belongs to the opening (played by the referee, not an engine).
+    pub opening: bool,
+    /// Milliseconds the engine took, if measured.
+    pub ms: Option<u64>,
+    /// The engine's score for the side to move, if reported.
+    pub score: Option<Score>,
+    /// The engine's depth, if reported.
+    pub depth: Option<u64>,
+}
+
+/// One game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    /// 1-based game number in the match.
+    pub round: u64,
+    /// Opening pair within its pairing (`None` in older files).
+    pub pair: Option<u64>,
+    /// Engine playing South.
+    pub south: String,
+    /// Engine playing North.
+    pub north: String,
+    /// The opening.
+    pub opening: String,
+    /// `25-19`, or `*`.
+    pub result: String,
+    /// The winner, `None` when unfinished.
+    pub winner: Option<Winner>,
+    /// Why it ended, in words.
+    pub detail: String,
+    /// The game record's file name, if written.
+    pub record: Option<String>,
+    /// The moves (`None` in files older than format 2).
+    pub moves: Option<Vec<Move>>,
+}
+
+impl Game {
+    /// The score of `engine` in this game (1, ½, 0), `None` when unfinished or not its game.
+    pub fn score_of(&self, engine: &str) -> Option<f64> {
+        let side = if self.south == engine {
+            Side::South
+        } else if self.north == engine {
+            Side::North
+        } else {
+            return None;
+        };
+        Some(match self.winner? {
+            Winner::Draw => 0.5,
+            Winner::Side(s) if s == side => 1.0,
+            Winner::Side(_) => 0.0,
+        })
+    }
+}
+
+/// Reads a match from its JSON value; `file` names it in errors.
+pub fn read(value: &Value, file: &str) -> Result<Match, BadReport> {
+    let root = Node::root(value, file);
+    if !value.is_object() {
+        return Err(root.error("expected a JSON object (a `krou match --json` file)"));
+    }
+    root.with("format", |format| match format {
+        Some(n) if n.count()? > FORMAT => Err(n.error(format!(
+            "format {} is newer than this krou reads (up to {FORMAT})",
+            n.count()?
+        ))),
+        Some(n) => n.count().map(|_| ()),
+        None => Ok(()),
+    })?;
+    let engines = root.need("engines", |e| e.each(|n| n.string()))?;
+    let game_list = root.need("games", |g| g.each(|n| game(n, &engines)))?;
+    let pairings = root.need("pairings", |p| p.each(|n| pairing(n, &engines)))?;
+    if let Some(i) = game_list.iter().position(|g| {
+        !pairings
+            .iter()
+            .any(|p| super::series::belongs(g, &p.first, &p.second))
+    }) {
+        return Err(BadReport {
+            file: file.to_string(),
+            at: format!("games[{i}]"),
+            what: "its players are none of the pairings".into(),
+        });
+    }
+    Ok(Match {
+        match_id: root.opt_string("match_id")?,
+        shard: root.with("shard", |s| s.map(shard).transpose())?,
+        engine_tc: root.with("engine_tc", |t| {
+            t.map_or(Ok(Vec::new()), |t| t.each(|n| n.string()))
+        })?,
+        tc: root.opt_string("tc")?,
+        seed: root.opt_count("seed")?,
+        pairings,
+        games: game_list,
+        engines,
+    })
+}
+
+fn shard(node: Node) -> Result<(u64, u64), BadReport> {
+    let index = node.need("index", |n| n.count())?;
+    let count = node.need("count", |n| n.count())?;
+    if index >= count {
+        return Err(node.error(format!("shard index {index} is not below count {count}")));
+    }
+    Ok((index, count))
+}
+
+/// A name that must be one of the engines.
+fn engine(node: Node, engines: &[String]) -> Result<String, BadReport> {
+    let name = node.string()?;
+    if !engines.contains(&name) {
+        return Err(node.error(format!("\"{name}\" is not one of the engines")));
+    }
+    Ok(name)
+}
+
+fn pairing(node: Node, engines: &[String]) -> Result<Pairing, BadReport> {
+    Ok(Pairing {
+        first: node.need("first", |n| engine(n, engines))?,
+        second: node.need("second", |n| engine(n, engines))?,
+        sprt: node.with("sprt", |s| s.map(sprt).transpose())?,
+    })
+}
+
+fn sprt(node: Node) -> Result<Sprt, BadReport> {
+    let get = |key| node.need(key, |n| n.number());
+    let text = format!(
+        "elo0={} elo1={} alpha={} beta={}",
+        get("elo0")?,
+        get("elo1")?,
+        get("alpha")?,
+        get("beta")?
+    );
+    text.parse().map_err(|e| node.error(format!("{e}")))
+}
+
+fn game(node: Node, engines: &[String]) -> Result<Game, BadReport> {
+    let round = node.need("round", |n| n.count())?;
+    if round == 0 {
+        return node.need("round", |n| Err(n.error("rounds count from 1")));
+    }
+    let winner = node.with("winner", |w| {
+        w.map(|w| match w.string()?.as_str() {
+            "south" => Ok(Winner::Side(Side::South)),
+            "north" => Ok(Winner::Side(Side::North)),
+            "draw" => Ok(Winner::Draw),
+            other => Err(w.error(format!(
+                "expected \"south\", \"north\", \"draw\" or null, found \"{other}\""
+            ))),
+        })
+        .transpose()
+    })?;
+    Ok(Game {
+        round,
+        pair: node.opt_count("pair")?,
+        south: node.need("south", |n| engine(n, engines))?,
+        north: node.need("north", |n| engine(n, engines))?,
+        opening: node.opt_string("opening")?.unwrap_or_default(),
+        result: node.opt_string("result")?.unwrap_or_else(|| "*".into()),
+        winner,
+        detail: node.opt_string("detail")?.unwrap_or_default(),
+        record: node.opt_string("record")?,
+        moves: node.with("moves", |m| m.map(|m| m.each(one_move)).transpose())?,
+    })
+}
+
+fn side(node: Node) -> Result<Side, BadReport> {
+    match node.string()?.as_str() {
+        "south" => Ok(Side::South),
+        "north" => Ok(Side::North),
+        other => Err(node.error(format!(
+            "expected \"south\" or \"north\", found \"{other}\""
+        ))),
+    }
+}
+
+fn score(node: Node) -> Result<Score, BadReport> {
+    if let Some(cp) = node.with("cp", |n| n.map(|n| n.int()).transpose())? {
+        return Ok(Score::Cp(cp));
+    }
+    if let Some(mate) = node.with("mate", |n| n.map(|n| n.int()).transpose())? {
+        return Ok(Score::Mate(mate));
+    }
+    Err(node.error("expected {\"cp\": N} or {\"mate\": N}"))
+}
+
+fn one_move(node: Node) -> Result<Move, BadReport> {
+    Ok(Move {
+        ply: node.need("ply", |n| n.count())?,
+        side: node.need("side", side)?,
+        text: node.need("move", |n| n.string())?,
+        opening: node.with("opening", |n| n.map_or(Ok(false), |n| n.boolean()))?,
+        ms: node.opt_count("ms")?,
+        score: node.with("score", |n| n.map(score).transpose())?,
+        depth: node.opt_count("depth")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn minimal() -> Value {
+        json!({
+            "engines": ["a", "b"],
+            "pairings": [{ "first": "a", "second": "b", "sprt": null }],
+            "games": [{ "round": 1, "south": "a", "north": "b", "winner": "south" }],
+        })
+    }
+
+    #[test]
+    fn an_older_file_without_moves_reads_with_the_optional_fields_empty() {
+        let m = read(&minimal(), "old.json").expect("readable");
+        assert_eq!(m.match_id, None);
+        assert_eq!(m.games[0].moves, None);
+        assert_eq!(m.games[0].pair, None);
+        assert_eq!(m.games[0].score_of("a"), Some(1.0));
+        assert_eq!(m.games[0].score_of("b"), Some(0.0));
+    }
+
+    #[test]
+    fn malformed_fields_are_refused_with_where_and_what() {
+        let cases = [
+            ("/games/0/winner", json!("both"), "games[0].winner"),
+            ("/games/0/south", json!("c"), "games[0].south"),
+            ("/games/0/round", json!(-1), "games[0].round"),
+            ("/pairings/0/sprt", json!({ "elo0": 5, "elo1": 0, "alpha": 0.05, "beta": 0.05 }), "pairings[0].sprt"),
+            ("/games/0/moves", json!([{ "ply": 1, "side": "east", "move": "A" }]), "games[0].moves[0].side"),
+            ("/games/0/moves", json!([{ "ply": 1, "side": "south", "move": "A", "score": { "cp": "x" } }]), "games[0].moves[0].score.cp"),
+            ("/format", json!(3), "format"),
+        ];
+        for (pointer, bad, at) in cases {
+            let mut value = minimal();
+            let (parent, key) = pointer.rsplit_once('/').expect("a pointer");
+            let slot = value.pointer_mut(parent).expect("the parent exists");
+            slot[key] = bad;
+            let error = read(&value, "x.json").expect_err(pointer);
+            assert_eq!(error.at, at, "{error}");
+        }
+        let error = read(&json!([1]), "x.json").expect_err("not an object");
+        assert!(error.to_string().contains("expected a JSON object"), "{error}");
+    }
+}

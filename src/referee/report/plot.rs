@@ -1,0 +1,246 @@
+//! The report's plots, drawn by `plotters` into SVG text: every plot is a [`Chart`] of a few
+//! [`Layer`]s (lines, dashed lines, dots, bars, a band) on two numeric axes.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::ops::Range;
+
+/// Most points a line keeps (longer series are thinned evenly, keeping both ends).
+const MAX_POINTS: usize = 1000;
+
+/// Colours of the series, in order (engines, sides).
+pub const PALETTE: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(23, 190, 207),
+];
+
+/// How a layer is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// A solid line through the points.
+    Line,
+    /// A dashed line through the points.
+    Dashed,
+    /// A dot at each point.
+    Dots,
+    /// A bar from 0 up to each point, centred on its x.
+    Bars,
+    /// The area between consecutive pairs of points: `[(x, low), (x, high), …]`.
+    Band,
+}
+
+/// One series of a chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layer {
+    /// Shown in the legend (none when empty).
+    pub label: String,
+    /// The points.
+    pub points: Vec<(f64, f64)>,
+    /// Index into [`PALETTE`] (wraps).
+    pub colour: usize,
+    /// How it is drawn.
+    pub style: Style,
+}
+
+/// A plot: axes, their descriptions, and layers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    /// The x axis's description.
+    pub x_desc: String,
+    /// The y axis's description.
+    pub y_desc: String,
+    /// What is drawn, first at the back.
+    pub layers: Vec<Layer>,
+    /// Width and height in pixels.
+    pub size: (u32, u32),
+}
+
+/// A plot that could not be drawn (a plotters error, as text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawFailed(pub String);
+
+impl std::fmt::Display for DrawFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot draw a plot: {}", self.0)
+    }
+}
+
+impl std::error::Error for DrawFailed {}
+
+impl Chart {
+    /// A chart of this size and axes, with no layers yet.
+    pub fn new(x_desc: &str, y_desc: &str, size: (u32, u32)) -> Chart {
+        Chart {
+            x_desc: x_desc.into(),
+            y_desc: y_desc.into(),
+            layers: Vec::new(),
+            size,
+        }
+    }
+
+    /// Adds a layer of the finite points among `points`.
+    pub fn layer(&mut self, label: &str, colour: usize, style: Style, points: Vec<(f64, f64)>) {
+        let points = points
+            .into_iter()
+            .filter(|(x, y)| x.is_finite() && y.is_finite())
+            .collect();
+        self.layers.push(Layer {
+            label: label.into(),
+            points: if style == Style::Band {
+                points
+            } else {
+                thin(points)
+            },
+            colour,
+            style,
+        });
+    }
+
+    /// Whether any layer has a point to draw.
+    pub fn has_data(&self) -> bool {
+        self.layers.iter().any(|l| !l.points.is_empty())
+    }
+
+    /// The chart as an SVG document.
+    pub fn svg(&self) -> Result<String, DrawFailed> {
+        let mut text = String::new();
+        {
+            let root = SVGBackend::with_string(&mut text, self.size).into_drawing_area();
+            self.draw(&root).map_err(|e| DrawFailed(e.to_string()))?;
+            root.present().map_err(|e| DrawFailed(e.to_string()))?;
+        }
+        Ok(text)
+    }
+
+    fn draw(
+        &self,
+        root: &DrawingArea<SVGBackend, Shift>,
+    ) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+        root.fill(&WHITE)?;
+        let (x, y) = self.ranges();
+        let mut chart = ChartBuilder::on(root)
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(x, y)?;
+        chart
+            .configure_mesh()
+            .x_desc(self.x_desc.as_str())
+            .y_desc(self.y_desc.as_str())
+            .light_line_style(RGBColor(235, 235, 235))
+            .draw()?;
+        for layer in &self.layers {
+            let colour = PALETTE[layer.colour % PALETTE.len()];
+            let drawn = match layer.style {
+                Style::Line => chart.draw_series(LineSeries::new(
+                    layer.points.iter().copied(),
+                    colour.stroke_width(2),
+                ))?,
+                Style::Dashed => chart.draw_series(DashedLineSeries::new(
+                    layer.points.iter().copied(),
+                    6,
+                    4,
+                    colour.stroke_width(1),
+                ))?,
+                Style::Dots => chart.draw_series(
+                    layer
+                        .points
+                        .iter()
+                        .map(|&p| Circle::new(p, 2, colour.filled())),
+                )?,
+                Style::Bars => chart.draw_series(layer.points.iter().map(|&(x, y)| {
+                    Rectangle::new([(x - 0.35, 0.0), (x + 0.35, y)], colour.filled())
+                }))?,
+                Style::Band => chart.draw_series(std::iter::once(Polygon::new(
+                    band_outline(&layer.points),
+                    colour.mix(0.18).filled(),
+                )))?,
+            };
+            if !layer.label.is_empty() {
+                drawn.label(layer.label.as_str()).legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
+                });
+            }
+        }
+        if self.layers.iter().any(|l| !l.label.is_empty()) {
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.85))
+                .border_style(RGBColor(180, 180, 180))
+                .draw()?;
+        }
+        Ok(())
+    }
+
+    /// The axes' ranges: the data's, a little wider, never empty.
+    fn ranges(&self) -> (Range<f64>, Range<f64>) {
+        let points = self.layers.iter().flat_map(|l| l.points.iter());
+        let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        for &(x, y) in points {
+            (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+        }
+        if x0 > x1 {
+            return (0.0..1.0, 0.0..1.0);
+        }
+        if self.layers.iter().any(|l| l.style == Style::Bars) {
+            (x0, x1, y0) = (x0 - 0.5, x1 + 0.5, y0.min(0.0));
+        }
+        let widen = |lo: f64, hi: f64| {
+            let pad = if hi > lo { (hi - lo) * 0.05 } else { 1.0 };
+            lo - pad..hi + pad
+        };
+        (widen(x0, x1), widen(y0, y1))
+    }
+}
+
+/// `[(x, low), (x, high), …]` as a closed outline: the highs left to right, the lows back.
+fn band_outline(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let lows = points.iter().step_by(2);
+    let highs = points.iter().skip(1).step_by(2);
+    let mut outline: Vec<(f64, f64)> = highs.copied().collect();
+    let mut back: Vec<(f64, f64)> = lows.copied().collect();
+    back.reverse();
+    outline.extend(back);
+    outline
+}
+
+/// At most [`MAX_POINTS`] points, evenly spread, the first and last kept.
+fn thin(points: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
+    if points.len() <= MAX_POINTS {
+        return points;
+    }
+    let last = points.len() - 1;
+    (0..MAX_POINTS)
+        .map(|i| points[i * last / (MAX_POINTS - 1)])
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chart_draws_its_line_as_svg() {
+        let mut chart = Chart::new("games", "Elo", (400, 300));
+        chart.layer("a", 0, Style::Line, vec![(1.0, 10.0), (2.0, f64::NAN), (3.0, 30.0)]);
+        assert_eq!(chart.layers[0].points.len(), 2, "the NaN is dropped");
+        let svg = chart.svg().expect("drawn");
+        assert!(svg.starts_with("<svg"), "{svg}");
+        assert!(svg.contains("<polyline"), "{svg}");
+        assert!(svg.contains(">games<"), "{svg}");
+    }
+
+    #[test]
+    fn long_series_are_thinned_keeping_both_ends() {
+        let points: Vec<(f64, f64)> = (0..5000).map(|i| (i as f64, 0.0)).collect();
+        let thinned = thin(points);
+        assert_eq!(thinned.len(), MAX_POINTS);
+        assert_eq!(thinned.first(), Some(&(0.0, 0.0)));
+        assert_eq!(thinned.last(), Some(&(4999.0, 0.0)));
+    }
+}
