@@ -1,11 +1,11 @@
 //! The `krou egdb` command line: build tables into a directory, probe a position.
 
-use super::{Progress, Tables, index::board_count};
+use super::progress::BuildProgress;
+use super::{Progress, Tables};
 use crate::rules::{GrandSlam, Position};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// Seeds up to which `probe` builds missing tables in memory instead of failing.
@@ -94,62 +94,14 @@ fn build(seeds: u8, out: PathBuf, threads: Option<usize>, rule: GrandSlam) -> Re
         out.display()
     );
     let started = Instant::now();
-    let layer_start = Mutex::new(Instant::now());
-    let report = |p: Progress| show_progress(p, &layer_start);
+    let progress = BuildProgress::default();
+    let report = |p: Progress| progress.report(p);
     Tables::build_into(&out, rule, seeds, threads, &report).map_err(|e| e.to_string())?;
     eprintln!(
         "done: 0 to {seeds} seeds in {:.1} s",
         started.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// One progress line on stderr, rewritten in place; a full line when a layer is done.
-fn show_progress(p: Progress, layer_start: &Mutex<Instant>) {
-    let Ok(mut start) = layer_start.lock() else {
-        return;
-    };
-    if p.done == 0 {
-        *start = Instant::now();
-    }
-    let secs = start.elapsed().as_secs_f64();
-    let width = 30;
-    let filled = (p.done * width / p.total.max(1)) as usize;
-    let mut err = std::io::stderr().lock();
-    let _ = if p.done == p.total {
-        let cpu = cpu_seconds().map_or(String::new(), |s| format!(", CPU so far {s:.1} s"));
-        writeln!(
-            err,
-            "\r{:2} seeds: {:>11} boards in {secs:8.2} s{cpu}{:width$}",
-            p.seeds,
-            board_count(p.seeds),
-            "",
-            width = 10
-        )
-    } else {
-        write!(
-            err,
-            "\r{:2} seeds [{}{}] {}/{} {secs:.1} s",
-            p.seeds,
-            "#".repeat(filled),
-            " ".repeat(width as usize - filled),
-            p.done,
-            p.total
-        )
-    };
-    let _ = err.flush();
-}
-
-/// CPU time used by this process so far (all threads), where `/proc` tells it (Linux, at the
-/// usual 100 ticks a second).
-fn cpu_seconds() -> Option<f64> {
-    const TICKS_PER_SECOND: f64 = 100.0;
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let after_name = stat.rsplit_once(')')?.1;
-    let fields: Vec<&str> = after_name.split_whitespace().collect();
-    let user: f64 = fields.get(11)?.parse().ok()?;
-    let system: f64 = fields.get(12)?.parse().ok()?;
-    Some((user + system) / TICKS_PER_SECOND)
 }
 
 fn probe(position: &Position, dir: PathBuf, rule: GrandSlam) -> Result<(), String> {

@@ -30,6 +30,7 @@ pub mod cli;
 pub mod file;
 pub mod index;
 pub mod layer;
+pub mod progress;
 mod tables;
 
 pub use bounds::Bounds;

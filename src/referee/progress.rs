@@ -1,101 +1,57 @@
-//! The live progress line on stderr: rewritten in place on a terminal, otherwise printed at
-//! most once a second.
+//! The live progress of a match on stderr, drawn by `indicatif`: a bar and the standings of the
+//! pairing that last finished a game, rewritten in place on a terminal; nothing when stderr is
+//! not a terminal (logs and pipes get the summary only).
 
 use super::sprt::Sprt;
 use super::standings::Standings;
 use super::stats::Estimate;
-use std::io::{IsTerminal, Write};
-use std::time::{Duration, Instant};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// Shortest interval between two progress lines.
-const TERMINAL_INTERVAL: Duration = Duration::from_millis(100);
-/// Shortest interval between two progress lines when stderr is not a terminal.
-const LOG_INTERVAL: Duration = Duration::from_secs(1);
+/// The bar's layout: games done of planned, time elapsed, then the standings.
+const TEMPLATE: &str = "[{pos}/{len} {elapsed}] {bar:20} {wide_msg}";
 
-/// Prints progress lines.
+/// Shows a match's progress.
 pub struct Progress {
-    terminal: bool,
-    last: Option<Instant>,
-    started: Instant,
-    total: usize,
+    bar: ProgressBar,
 }
 
 impl Progress {
-    /// Progress of a match of `total` games.
+    /// Progress of a match of `total` games (hidden when stderr is not a terminal).
     pub fn new(total: usize) -> Progress {
-        Progress {
-            terminal: std::io::stderr().is_terminal(),
-            last: None,
-            started: Instant::now(),
-            total,
+        let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template(TEMPLATE) {
+            bar.set_style(style.progress_chars("=> "));
         }
+        Progress { bar }
     }
 
-    /// Shows the standings of pairing `pairing` (unless shown very recently; `force` always).
+    /// Shows the games done and the standings of pairing `pairing` (drawn at most a few
+    /// times a second).
     pub fn show(
         &mut self,
         standings: &Standings,
         pairing: usize,
         names: &[String],
         sprt: Option<&Sprt>,
-        force: bool,
     ) {
-        let interval = if self.terminal {
-            TERMINAL_INTERVAL
-        } else {
-            LOG_INTERVAL
-        };
-        if !force && self.last.is_some_and(|t| t.elapsed() < interval) {
-            return;
-        }
-        self.last = Some(Instant::now());
-        let line = line(
-            standings,
-            pairing,
-            names,
-            sprt,
-            self.total,
-            self.started.elapsed(),
-        );
-        let mut err = std::io::stderr().lock();
-        let written = if self.terminal {
-            write!(err, "\r\x1b[2K{line}")
-        } else {
-            writeln!(err, "{line}")
-        };
-        if written.and_then(|()| err.flush()).is_err() {
-            self.terminal = false;
-        }
+        self.bar
+            .set_position((standings.finished + standings.unfinished) as u64);
+        self.bar.set_message(line(standings, pairing, names, sprt));
     }
 
-    /// Ends the in-place line on a terminal.
+    /// Leaves the last state on the terminal.
     pub fn finish(&self) {
-        if self.terminal {
-            eprintln!();
-        }
+        self.bar.abandon();
     }
 }
 
-/// `[12/100 3.2s] krou vs random: +5 =2 -5  Elo +10.2 ±40.1  LOS 62.3%  LLR 0.53 [-2.94, 2.94]`
-pub fn line(
-    standings: &Standings,
-    pairing: usize,
-    names: &[String],
-    sprt: Option<&Sprt>,
-    total: usize,
-    elapsed: Duration,
-) -> String {
+/// `krou vs random: +5 =2 -5  Elo +10.2 ±40.1  LOS 62.3%  LLR 0.53 [-2.94, 2.94]`
+pub fn line(standings: &Standings, pairing: usize, names: &[String], sprt: Option<&Sprt>) -> String {
     let (a, b) = standings.pairings[pairing];
     let tally = &standings.tallies[pairing];
     let mut line = format!(
-        "[{}/{total} {:.1}s] {} vs {}: +{} ={} -{}",
-        standings.finished + standings.unfinished,
-        elapsed.as_secs_f64(),
-        names[a],
-        names[b],
-        tally.wins,
-        tally.draws,
-        tally.losses
+        "{} vs {}: +{} ={} -{}",
+        names[a], names[b], tally.wins, tally.draws, tally.losses
     );
     if let Some(e) = Estimate::of(tally) {
         line.push_str(&format!(
@@ -113,4 +69,26 @@ pub fn line(
         ));
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::stats::Tally;
+
+    #[test]
+    fn the_line_shows_the_pairing_its_results_and_the_sprt() {
+        let mut standings = Standings::new(vec![(0, 1)]);
+        standings.tallies[0] = Tally {
+            wins: 3,
+            draws: 1,
+            losses: 2,
+            pentanomial: [0, 1, 1, 1, 0],
+        };
+        let names = ["new".to_string(), "base".to_string()];
+        let sprt: Sprt = "elo0=0 elo1=5".parse().expect("valid");
+        let text = line(&standings, 0, &names, Some(&sprt));
+        assert!(text.starts_with("new vs base: +3 =1 -2  Elo +0.0 ±"), "{text}");
+        assert!(text.ends_with("[-2.94, 2.94]"), "{text}");
+    }
 }

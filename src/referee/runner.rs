@@ -175,20 +175,13 @@ fn play_all(
             on_game(&record);
             games.push(record);
             let decided = sprt.and_then(|s| s.decision(&standings.tallies[job.pairing]));
-            progress.show(
-                &standings,
-                job.pairing,
-                names,
-                sprt.as_ref(),
-                decided.is_some(),
-            );
+            progress.show(&standings, job.pairing, names, sprt.as_ref());
             if let (Some(decision), Ending::Completed) = (decided, ending) {
                 ending = Ending::Sprt(decision);
                 stop(context);
             }
         }
     });
-    progress.show(&standings, 0, names, sprt.as_ref(), true);
     progress.finish();
     Outcome {
         standings,
