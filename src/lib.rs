@@ -6,8 +6,10 @@
 //! - [`search`]: finds moves within limits; reports through callbacks, never prints.
 //! - [`protocol`]: the Aualé-compatible UCI dialect on stdin/stdout (see `protocol.md`).
 //! - [`referee`]: engine-against-engine matches with clocks, statistics and game records.
+//! - [`cli_docs`]: shell completions and man pages from the binary's command line.
 #![forbid(unsafe_code)]
 
+pub mod cli_docs;
 pub mod egdb;
 pub mod protocol;
 pub mod referee;

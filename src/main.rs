@@ -1,6 +1,6 @@
 //! The `krou` binary: command line parsing, logging to stderr, and dispatch.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use krou::rules::{GrandSlam, Position, perft_report};
 use std::process::ExitCode;
 
@@ -45,6 +45,17 @@ enum Command {
     Replay(krou::protocol::replay::Args),
     /// Play an engine-against-engine match with clocks, statistics and game records.
     Match(Box<krou::referee::MatchArgs>),
+    /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page of `krou`, or write one page per command into a directory.
+    Man {
+        /// Write `krou.1`, `krou-match.1`, … into this directory instead.
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -74,5 +85,27 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Match(args)) => krou::referee::main(*args),
+        Some(Command::Completions { shell }) => {
+            krou::cli_docs::completions(&mut Cli::command(), shell, &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
+        Some(Command::Man { out }) => man(out),
+    }
+}
+
+/// `krou man [--out DIR]`.
+fn man(out: Option<std::path::PathBuf>) -> ExitCode {
+    let written = match &out {
+        None => krou::cli_docs::man_page(Cli::command(), &mut std::io::stdout()),
+        Some(dir) => krou::cli_docs::man_pages(Cli::command(), dir).map(|pages| {
+            pages.iter().for_each(|p| eprintln!("wrote {}", p.display()));
+        }),
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("krou man: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

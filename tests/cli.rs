@@ -91,3 +91,43 @@ fn a_bad_grand_slam_rule_is_refused() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown grand-slam rule"));
 }
+
+#[test]
+fn completions_for_each_shell_mention_the_subcommands() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let output = krou(&["completions", shell]);
+        assert!(output.status.success(), "{shell}");
+        let script = stdout(&output);
+        for word in ["perft", "match", "egdb", "report", "completions", "--engine"] {
+            assert!(script.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    let output = krou(&["completions", "tcsh"]);
+    assert!(!output.status.success(), "an unknown shell is refused");
+}
+
+#[test]
+fn the_man_page_lists_the_subcommands() {
+    let output = krou(&["man"]);
+    assert!(output.status.success());
+    let page = stdout(&output);
+    assert!(page.contains(".TH krou 1"), "{page}");
+    for page_name in ["krou\\-match(1)", "krou\\-egdb(1)", "krou\\-completions(1)"] {
+        assert!(page.contains(page_name), "no {page_name} in {page}");
+    }
+}
+
+#[test]
+fn man_out_writes_a_page_per_command() {
+    let dir = std::env::temp_dir().join(format!("krou-man-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = krou(&["man", "--out", dir.to_str().expect("utf-8 path")]);
+    assert!(output.status.success());
+    for name in ["krou.1", "krou-match.1", "krou-match-report.1", "krou-egdb-build.1"] {
+        let text = std::fs::read_to_string(dir.join(name)).expect(name);
+        assert!(text.contains(".SH SYNOPSIS"), "{name}: {text}");
+    }
+    let report = std::fs::read_to_string(dir.join("krou-match-report.1")).expect("page");
+    assert!(report.contains("\\-\\-out"), "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
