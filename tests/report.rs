@@ -1,0 +1,158 @@
+//! The match report: its figures agree with the match's own summary, `krou match --report`
+//! and `krou match report` write it, shards combine, and bad files are refused clearly.
+
+mod referee_support;
+mod report_support;
+
+use krou::referee::report::{model, series};
+use referee_support::{krou, scratch};
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(krou()).args(args).output().expect("krou runs")
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+fn close(a: &Value, b: f64) -> bool {
+    match a.as_f64() {
+        Some(a) => (a - b).abs() < 1e-9,
+        None => a.is_null() && !b.is_finite(),
+    }
+}
+
+#[test]
+fn the_series_end_at_the_figures_of_the_summary() {
+    let dir = scratch("report-series");
+    let (json, html) = (dir.join("s.json"), dir.join("r.html"));
+    let output = run(&[
+        "match", "--engine", "random", "--engine", "greedy", "--games", "30",
+        "--random-openings", "4", "--seed", "11", "--concurrency", "2",
+        "--sprt", "elo0=0 elo1=30", "--json", path(&json), "--report", path(&html),
+    ]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("valid");
+    let m = model::read(&value, "s.json").expect("a match the report reads");
+    let course = series::course(&m, 0);
+    let last = course.points.last().expect("finished games");
+    let summary = &value["pairings"][0];
+    assert_eq!(last.games, summary["games"].as_u64().expect("games"));
+    assert!(close(&summary["elo"], last.elo), "{summary} {last:?}");
+    assert!(close(&summary["elo_low"], last.low), "{summary} {last:?}");
+    assert!(close(&summary["elo_high"], last.high), "{summary} {last:?}");
+    assert!(close(&summary["sprt"]["llr"], last.llr.expect("an SPRT")), "{summary}");
+    let penta: Vec<u64> = summary["pentanomial"]
+        .as_array()
+        .expect("counts")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    assert_eq!(penta, course.tally.pentanomial);
+    assert!(!course.pairs_inferred, "the match wrote each game's pair");
+    assert_eq!(
+        course.points.len() as u64,
+        last.games,
+        "one point per finished game"
+    );
+    let page = std::fs::read_to_string(&html).expect("the report");
+    for plot in ["elo", "llr", "pentanomial", "time"] {
+        assert!(page.contains(&format!("data-plot=\"{plot}\"")), "no {plot} plot");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shards_of_one_match_make_one_report_and_other_matches_are_refused() {
+    let dir = scratch("report-shards");
+    let mut first = report_support::fixture();
+    let mut second = first.clone();
+    let games = first["games"].as_array().expect("games").clone();
+    first["games"] = Value::Array(games[..4].to_vec());
+    second["games"] = Value::Array(games[4..].to_vec());
+    let (a, b, c) = (dir.join("a.json"), dir.join("b.json"), dir.join("c.json"));
+    std::fs::write(&a, first.to_string()).expect("write");
+    std::fs::write(&b, second.to_string()).expect("write");
+    let out = dir.join("r.html");
+    let output = run(&["match", "report", path(&a), path(&b), "-o", path(&out)]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let page = std::fs::read_to_string(&out).expect("the report");
+    assert!(page.contains("8 games"), "both shards' games");
+    assert!(page.contains("id=\"game-8\""), "the last game has its section");
+    second["match_id"] = "beef".into();
+    std::fs::write(&c, second.to_string()).expect("write");
+    let output = run(&["match", "report", path(&a), path(&c), "-o", path(&out)]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("match_id beef is not 00c0ffee"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn malformed_files_are_refused_with_the_file_and_the_place() {
+    let dir = scratch("report-bad");
+    let out = dir.join("r.html");
+    let cases: [(&str, String, &str); 4] = [
+        ("truncated.json", "{\"engines\": [".into(), "not JSON: EOF while parsing"),
+        ("array.json", "[1, 2]".into(), "expected a JSON object"),
+        ("ms.json", {
+            let mut v = report_support::fixture();
+            v["games"][2]["moves"][5]["ms"] = "fast".into();
+            v.to_string()
+        }, "games[2].moves[5].ms: expected a whole number ≥ 0, found \"fast\""),
+        ("winner.json", {
+            let mut v = report_support::fixture();
+            v["games"][0]["winner"] = 3.into();
+            v.to_string()
+        }, "games[0].winner: expected a string, found 3"),
+    ];
+    for (name, text, message) in cases {
+        let file = dir.join(name);
+        std::fs::write(&file, text).expect("write");
+        let output = run(&["match", "report", path(&file), "-o", path(&out)]);
+        assert_eq!(output.status.code(), Some(2), "{name}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(name) && stderr.contains(message), "{name}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    let output = run(&["match", "report", path(&dir.join("none.json")), "-o", path(&out)]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(!out.exists(), "no page from bad input");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_older_file_without_moves_still_gets_a_report_that_says_what_is_missing() {
+    let dir = scratch("report-old");
+    let mut value = report_support::fixture();
+    for key in ["format", "match_id", "shard", "engine_tc"] {
+        value.as_object_mut().expect("object").remove(key);
+    }
+    for game in value["games"].as_array_mut().expect("games") {
+        let game = game.as_object_mut().expect("object");
+        game.remove("moves");
+        game.remove("pair");
+    }
+    let (file, out) = (dir.join("old.json"), dir.join("r.html"));
+    std::fs::write(&file, value.to_string()).expect("write");
+    let output = run(&["match", "report", path(&file), "-o", path(&out)]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let page = std::fs::read_to_string(&out).expect("the report");
+    assert!(page.contains("written before format 2"), "says the moves are missing");
+    assert!(page.contains("pairs taken as consecutive games"), "says pairs are inferred");
+    assert!(page.contains("data-plot=\"elo\""), "the Elo plot needs no moves");
+    assert!(!page.contains("data-plot=\"eval\""), "no evaluations without moves");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_match_command_without_a_subcommand_still_needs_engines() {
+    let output = run(&["match", "--games", "2"]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--engine"), "{stderr}");
+}
