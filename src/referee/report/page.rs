@@ -148,12 +148,15 @@ fn pairing(out: &mut String, m: &Match, index: usize) -> Result<(), DrawFailed> 
         );
     }
     let _ = writeln!(out, "<div>");
-    figure(out, "elo", &elo_chart(&course), "Elo and its 95% interval after each finished game")?;
+    let caption = "Elo and its 95% interval after each finished game (an infinite value, while \
+                   one side has scored everything, is not drawn)";
+    figure(out, "elo", &elo_chart(&course), caption)?;
     if let Some(sprt) = p.sprt {
         let caption = "LLR after each finished game, with the bounds that decide the SPRT";
         figure(out, "llr", &llr_chart(&course, sprt.bounds()), caption)?;
     }
-    let mut bars = Chart::new("pair score (0 LL … 4 WW)", "pairs", (360, 260));
+    let mut bars = Chart::new("pair result", "pairs", (360, 260));
+    bars.x_names = ["LL", "LD", "DD+WL", "WD", "WW"].map(String::from).to_vec();
     let counts = t.pentanomial.iter().enumerate();
     bars.layer("", 0, Style::Bars, counts.map(|(i, &c)| (i as f64, c as f64)).collect());
     figure(out, "pentanomial", &bars, "Pentanomial counts of the game pairs")?;
@@ -163,14 +166,12 @@ fn pairing(out: &mut String, m: &Match, index: usize) -> Result<(), DrawFailed> 
 
 fn elo_chart(course: &Course) -> Chart {
     let mut chart = Chart::new("games", "Elo", (520, 300));
-    let band = course
-        .points
-        .iter()
-        .flat_map(|p| [(p.games as f64, p.low), (p.games as f64, p.high)])
-        .collect();
-    chart.layer("95% interval", 0, Style::Band, band);
-    let elo = course.points.iter().map(|p| (p.games as f64, p.elo));
-    chart.layer("Elo", 0, Style::Line, elo.collect());
+    let at = |f: fn(&series::Point) -> f64| -> Vec<(f64, f64)> {
+        course.points.iter().map(|p| (p.games as f64, f(p))).collect()
+    };
+    chart.layer("95% interval", 0, Style::Dashed, at(|p| p.high));
+    chart.layer("", 0, Style::Dashed, at(|p| p.low));
+    chart.layer("Elo", 0, Style::Line, at(|p| p.elo));
     chart
 }
 

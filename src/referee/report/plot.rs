@@ -29,8 +29,6 @@ pub enum Style {
     Dots,
     /// A bar from 0 up to each point, centred on its x.
     Bars,
-    /// The area between consecutive pairs of points: `[(x, low), (x, high), …]`.
-    Band,
 }
 
 /// One series of a chart.
@@ -57,6 +55,8 @@ pub struct Chart {
     pub layers: Vec<Layer>,
     /// Width and height in pixels.
     pub size: (u32, u32),
+    /// Names of the whole x values 0, 1, 2, … (instead of numbers), if any.
+    pub x_names: Vec<String>,
 }
 
 /// A plot that could not be drawn (a plotters error, as text).
@@ -79,6 +79,7 @@ impl Chart {
             y_desc: y_desc.into(),
             layers: Vec::new(),
             size,
+            x_names: Vec::new(),
         }
     }
 
@@ -90,11 +91,7 @@ impl Chart {
             .collect();
         self.layers.push(Layer {
             label: label.into(),
-            points: if style == Style::Band {
-                points
-            } else {
-                thin(points)
-            },
+            points: thin(points),
             colour,
             style,
         });
@@ -127,12 +124,21 @@ impl Chart {
             .x_label_area_size(36)
             .y_label_area_size(56)
             .build_cartesian_2d(x, y)?;
-        chart
-            .configure_mesh()
-            .x_desc(self.x_desc.as_str())
+        let name = |x: &f64| {
+            let whole = x.round();
+            let named = (x - whole).abs() < 1e-6 && whole >= 0.0;
+            let found = named.then(|| self.x_names.get(whole as usize)).flatten();
+            found.cloned().unwrap_or_default()
+        };
+        let mut mesh = chart.configure_mesh();
+        mesh.x_desc(self.x_desc.as_str())
             .y_desc(self.y_desc.as_str())
-            .light_line_style(RGBColor(235, 235, 235))
-            .draw()?;
+            .light_line_style(RGBColor(235, 235, 235));
+        if !self.x_names.is_empty() {
+            mesh.x_labels(self.x_names.len() * 2 + 1)
+                .x_label_formatter(&name);
+        }
+        mesh.draw()?;
         for layer in &self.layers {
             let colour = PALETTE[layer.colour % PALETTE.len()];
             let drawn = match layer.style {
@@ -155,10 +161,6 @@ impl Chart {
                 Style::Bars => chart.draw_series(layer.points.iter().map(|&(x, y)| {
                     Rectangle::new([(x - 0.35, 0.0), (x + 0.35, y)], colour.filled())
                 }))?,
-                Style::Band => chart.draw_series(std::iter::once(Polygon::new(
-                    band_outline(&layer.points),
-                    colour.mix(0.18).filled(),
-                )))?,
             };
             if !layer.label.is_empty() {
                 drawn.label(layer.label.as_str()).legend(move |(x, y)| {
@@ -196,17 +198,6 @@ impl Chart {
         };
         (widen(x0, x1), widen(y0, y1))
     }
-}
-
-/// `[(x, low), (x, high), …]` as a closed outline: the highs left to right, the lows back.
-fn band_outline(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
-    let lows = points.iter().step_by(2);
-    let highs = points.iter().skip(1).step_by(2);
-    let mut outline: Vec<(f64, f64)> = highs.copied().collect();
-    let mut back: Vec<(f64, f64)> = lows.copied().collect();
-    back.reverse();
-    outline.extend(back);
-    outline
 }
 
 /// At most [`MAX_POINTS`] points, evenly spread, the first and last kept.
