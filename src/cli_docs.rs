@@ -19,7 +19,11 @@ pub fn man_page(command: clap::Command, out: &mut dyn Write) -> std::io::Result<
 /// Writes a man page for `command` and for each of its subcommands into `dir` (`krou.1`,
 /// `krou-match.1`, `krou-match-report.1`, …), creating `dir`; returns the files written.
 pub fn man_pages(command: clap::Command, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    fn write_all(command: clap::Command, dir: &Path, written: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    fn write_all(
+        command: clap::Command,
+        dir: &Path,
+        written: &mut Vec<PathBuf>,
+    ) -> std::io::Result<()> {
         written.push(clap_mangen::Man::new(command.clone()).generate_to(dir)?);
         for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
             write_all(sub.clone(), dir, written)?;

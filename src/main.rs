@@ -98,7 +98,9 @@ fn man(out: Option<std::path::PathBuf>) -> ExitCode {
     let written = match &out {
         None => krou::cli_docs::man_page(Cli::command(), &mut std::io::stdout()),
         Some(dir) => krou::cli_docs::man_pages(Cli::command(), dir).map(|pages| {
-            pages.iter().for_each(|p| eprintln!("wrote {}", p.display()));
+            pages
+                .iter()
+                .for_each(|p| eprintln!("wrote {}", p.display()));
         }),
     };
     match written {

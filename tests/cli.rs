@@ -98,7 +98,14 @@ fn completions_for_each_shell_mention_the_subcommands() {
         let output = krou(&["completions", shell]);
         assert!(output.status.success(), "{shell}");
         let script = stdout(&output);
-        for word in ["perft", "match", "egdb", "report", "completions", "--engine"] {
+        for word in [
+            "perft",
+            "match",
+            "egdb",
+            "report",
+            "completions",
+            "--engine",
+        ] {
             assert!(script.contains(word), "{shell} completions lack {word}");
         }
     }
@@ -123,7 +130,12 @@ fn man_out_writes_a_page_per_command() {
     let _ = std::fs::remove_dir_all(&dir);
     let output = krou(&["man", "--out", dir.to_str().expect("utf-8 path")]);
     assert!(output.status.success());
-    for name in ["krou.1", "krou-match.1", "krou-match-report.1", "krou-egdb-build.1"] {
+    for name in [
+        "krou.1",
+        "krou-match.1",
+        "krou-match-report.1",
+        "krou-egdb-build.1",
+    ] {
         let text = std::fs::read_to_string(dir.join(name)).expect(name);
         assert!(text.contains(".SH SYNOPSIS"), "{name}: {text}");
     }

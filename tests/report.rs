@@ -30,11 +30,31 @@ fn the_series_end_at_the_figures_of_the_summary() {
     let dir = scratch("report-series");
     let (json, html) = (dir.join("s.json"), dir.join("r.html"));
     let output = run(&[
-        "match", "--engine", "random", "--engine", "greedy", "--games", "30",
-        "--random-openings", "4", "--seed", "11", "--concurrency", "2",
-        "--sprt", "elo0=0 elo1=30", "--json", path(&json), "--report", path(&html),
+        "match",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--games",
+        "30",
+        "--random-openings",
+        "4",
+        "--seed",
+        "11",
+        "--concurrency",
+        "2",
+        "--sprt",
+        "elo0=0 elo1=30",
+        "--json",
+        path(&json),
+        "--report",
+        path(&html),
     ]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let value: Value =
         serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("valid");
     let m = model::read(&value, "s.json").expect("a match the report reads");
@@ -45,7 +65,10 @@ fn the_series_end_at_the_figures_of_the_summary() {
     assert!(close(&summary["elo"], last.elo), "{summary} {last:?}");
     assert!(close(&summary["elo_low"], last.low), "{summary} {last:?}");
     assert!(close(&summary["elo_high"], last.high), "{summary} {last:?}");
-    assert!(close(&summary["sprt"]["llr"], last.llr.expect("an SPRT")), "{summary}");
+    assert!(
+        close(&summary["sprt"]["llr"], last.llr.expect("an SPRT")),
+        "{summary}"
+    );
     let penta: Vec<u64> = summary["pentanomial"]
         .as_array()
         .expect("counts")
@@ -61,7 +84,10 @@ fn the_series_end_at_the_figures_of_the_summary() {
     );
     let page = std::fs::read_to_string(&html).expect("the report");
     for plot in ["elo", "llr", "pentanomial", "time"] {
-        assert!(page.contains(&format!("data-plot=\"{plot}\"")), "no {plot} plot");
+        assert!(
+            page.contains(&format!("data-plot=\"{plot}\"")),
+            "no {plot} plot"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -79,10 +105,17 @@ fn shards_of_one_match_make_one_report_and_other_matches_are_refused() {
     std::fs::write(&b, second.to_string()).expect("write");
     let out = dir.join("r.html");
     let output = run(&["match", "report", path(&a), path(&b), "-o", path(&out)]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let page = std::fs::read_to_string(&out).expect("the report");
     assert!(page.contains("8 games"), "both shards' games");
-    assert!(page.contains("id=\"game-8\""), "the last game has its section");
+    assert!(
+        page.contains("id=\"game-8\""),
+        "the last game has its section"
+    );
     second["match_id"] = "beef".into();
     std::fs::write(&c, second.to_string()).expect("write");
     let output = run(&["match", "report", path(&a), path(&c), "-o", path(&out)]);
@@ -97,18 +130,30 @@ fn malformed_files_are_refused_with_the_file_and_the_place() {
     let dir = scratch("report-bad");
     let out = dir.join("r.html");
     let cases: [(&str, String, &str); 4] = [
-        ("truncated.json", "{\"engines\": [".into(), "not JSON: EOF while parsing"),
+        (
+            "truncated.json",
+            "{\"engines\": [".into(),
+            "not JSON: EOF while parsing",
+        ),
         ("array.json", "[1, 2]".into(), "expected a JSON object"),
-        ("ms.json", {
-            let mut v = report_support::fixture();
-            v["games"][2]["moves"][5]["ms"] = "fast".into();
-            v.to_string()
-        }, "games[2].moves[5].ms: expected a whole number ≥ 0, found \"fast\""),
-        ("winner.json", {
-            let mut v = report_support::fixture();
-            v["games"][0]["winner"] = 3.into();
-            v.to_string()
-        }, "games[0].winner: expected a string, found 3"),
+        (
+            "ms.json",
+            {
+                let mut v = report_support::fixture();
+                v["games"][2]["moves"][5]["ms"] = "fast".into();
+                v.to_string()
+            },
+            "games[2].moves[5].ms: expected a whole number ≥ 0, found \"fast\"",
+        ),
+        (
+            "winner.json",
+            {
+                let mut v = report_support::fixture();
+                v["games"][0]["winner"] = 3.into();
+                v.to_string()
+            },
+            "games[0].winner: expected a string, found 3",
+        ),
     ];
     for (name, text, message) in cases {
         let file = dir.join(name);
@@ -116,10 +161,19 @@ fn malformed_files_are_refused_with_the_file_and_the_place() {
         let output = run(&["match", "report", path(&file), "-o", path(&out)]);
         assert_eq!(output.status.code(), Some(2), "{name}");
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains(name) && stderr.contains(message), "{name}: {stderr}");
+        assert!(
+            stderr.contains(name) && stderr.contains(message),
+            "{name}: {stderr}"
+        );
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
-    let output = run(&["match", "report", path(&dir.join("none.json")), "-o", path(&out)]);
+    let output = run(&[
+        "match",
+        "report",
+        path(&dir.join("none.json")),
+        "-o",
+        path(&out),
+    ]);
     assert_eq!(output.status.code(), Some(2));
     assert!(!out.exists(), "no page from bad input");
     let _ = std::fs::remove_dir_all(&dir);
@@ -140,12 +194,28 @@ fn an_older_file_without_moves_still_gets_a_report_that_says_what_is_missing() {
     let (file, out) = (dir.join("old.json"), dir.join("r.html"));
     std::fs::write(&file, value.to_string()).expect("write");
     let output = run(&["match", "report", path(&file), "-o", path(&out)]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let page = std::fs::read_to_string(&out).expect("the report");
-    assert!(page.contains("written before format 2"), "says the moves are missing");
-    assert!(page.contains("pairs taken as consecutive games"), "says pairs are inferred");
-    assert!(page.contains("data-plot=\"elo\""), "the Elo plot needs no moves");
-    assert!(!page.contains("data-plot=\"eval\""), "no evaluations without moves");
+    assert!(
+        page.contains("written before format 2"),
+        "says the moves are missing"
+    );
+    assert!(
+        page.contains("pairs taken as consecutive games"),
+        "says pairs are inferred"
+    );
+    assert!(
+        page.contains("data-plot=\"elo\""),
+        "the Elo plot needs no moves"
+    );
+    assert!(
+        !page.contains("data-plot=\"eval\""),
+        "no evaluations without moves"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -108,24 +108,38 @@ fn has_data(kind: &str, svg: &str) -> bool {
 
 fn check_in_browser(name: &str, page: &Path, expected: &[&str]) {
     let Some(browser) = chromium() else {
-        println!("skipped: no Chromium at /usr/bin/chromium (install Debian's chromium, or set KROU_CHROMIUM)");
+        println!(
+            "skipped: no Chromium at /usr/bin/chromium (install Debian's chromium, or set KROU_CHROMIUM)"
+        );
         return;
     };
     let profile = page.with_file_name(format!("{name}-profile"));
     let (dom, log) = load(&browser, page, &profile);
-    assert!(dom.contains("<h1>krou match report"), "{name}: the page loaded: {dom:.300}");
+    assert!(
+        dom.contains("<h1>krou match report"),
+        "{name}: the page loaded: {dom:.300}"
+    );
     let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
     assert!(console.is_empty(), "{name}: console messages: {console:?}");
     for external in ["src=\"http", "href=\"http", "url(", "<script", "<link"] {
-        assert!(!dom.contains(external), "{name}: not self-contained: {external}");
+        assert!(
+            !dom.contains(external),
+            "{name}: not self-contained: {external}"
+        );
     }
     let figures = figures(&dom);
     for kind in expected {
-        assert!(figures.iter().any(|(k, _)| k == kind), "{name}: no {kind} plot");
+        assert!(
+            figures.iter().any(|(k, _)| k == kind),
+            "{name}: no {kind} plot"
+        );
     }
     for (kind, inner) in &figures {
         assert!(inner.contains("<svg"), "{name}: {kind} has no SVG");
-        assert!(has_data(kind, inner), "{name}: the {kind} plot is empty: {inner:.400}");
+        assert!(
+            has_data(kind, inner),
+            "{name}: the {kind} plot is empty: {inner:.400}"
+        );
     }
 }
 
@@ -136,7 +150,11 @@ fn the_fixture_report_loads_cleanly_and_every_plot_has_data() {
     let html = krou::referee::report::html(&report_support::fixture(), "fixture")
         .expect("the fixture renders");
     std::fs::write(&page, html).expect("write the page");
-    check_in_browser("fixture", &page, &["elo", "llr", "pentanomial", "time", "eval"]);
+    check_in_browser(
+        "fixture",
+        &page,
+        &["elo", "llr", "pentanomial", "time", "eval"],
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -145,21 +163,40 @@ fn a_real_match_report_loads_cleanly_and_every_plot_has_data() {
     let dir = scratch("browser-match");
     let page = dir.join("report.html");
     let output = Command::new(referee_support::krou())
-        .args(["match", "--engine", "random", "--engine", "greedy", "--games", "12"])
-        .args(["--random-openings", "4", "--seed", "3", "--sprt", "elo0=0 elo1=30"])
+        .args([
+            "match", "--engine", "random", "--engine", "greedy", "--games", "12",
+        ])
+        .args([
+            "--random-openings",
+            "4",
+            "--seed",
+            "3",
+            "--sprt",
+            "elo0=0 elo1=30",
+        ])
         .arg("--report")
         .arg(&page)
         .output()
         .expect("krou runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     check_in_browser("match", &page, &["elo", "llr", "pentanomial", "time"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn the_checks_see_an_empty_plot_and_a_console_error() {
-    assert!(!has_data("elo", "<svg><polyline points=\"1,2 3,4\"/></svg>"));
-    assert!(has_data("elo", "<svg><polyline points=\"1,2 3,4 5,6\"/></svg>"));
+    assert!(!has_data(
+        "elo",
+        "<svg><polyline points=\"1,2 3,4\"/></svg>"
+    ));
+    assert!(has_data(
+        "elo",
+        "<svg><polyline points=\"1,2 3,4 5,6\"/></svg>"
+    ));
     assert!(!has_data("pentanomial", "<svg><rect/></svg>"));
     let Some(browser) = chromium() else {
         println!("skipped: no Chromium at /usr/bin/chromium");
@@ -167,10 +204,15 @@ fn the_checks_see_an_empty_plot_and_a_console_error() {
     };
     let dir = scratch("browser-broken");
     let page = dir.join("broken.html");
-    std::fs::write(&page, "<html><body><script>nosuch();</script></body></html>").expect("write");
+    std::fs::write(
+        &page,
+        "<html><body><script>nosuch();</script></body></html>",
+    )
+    .expect("write");
     let (_, log) = load(&browser, &page, &dir.join("profile"));
     assert!(
-        log.lines().any(|l| l.contains(":CONSOLE") && l.contains("nosuch")),
+        log.lines()
+            .any(|l| l.contains(":CONSOLE") && l.contains("nosuch")),
         "a script error shows in the log: {log}"
     );
     let _ = std::fs::remove_dir_all(&dir);

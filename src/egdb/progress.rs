@@ -39,7 +39,10 @@ impl BuildProgress {
         layer.bar.set_position(p.done);
         if p.done >= p.total {
             layer.bar.finish_and_clear();
-            eprintln!("{}", done_line(p.seeds, layer.started.elapsed().as_secs_f64()));
+            eprintln!(
+                "{}",
+                done_line(p.seeds, layer.started.elapsed().as_secs_f64())
+            );
             *current = None;
         }
     }
@@ -61,7 +64,10 @@ fn start(p: Progress) -> Current {
 /// `12 seeds:   1,352,078 boards in 3.21 s, CPU so far 6.0 s`.
 fn done_line(seeds: u8, secs: f64) -> String {
     let cpu = cpu_seconds().map_or(String::new(), |s| format!(", CPU so far {s:.1} s"));
-    format!("{seeds:2} seeds: {:>11} boards in {secs:8.2} s{cpu}", board_count(seeds))
+    format!(
+        "{seeds:2} seeds: {:>11} boards in {secs:8.2} s{cpu}",
+        board_count(seeds)
+    )
 }
 
 /// CPU time used by this process so far (all threads), where `/proc` tells it (Linux, at the

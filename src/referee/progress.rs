@@ -46,7 +46,12 @@ impl Progress {
 }
 
 /// `krou vs random: +5 =2 -5  Elo +10.2 ±40.1  LOS 62.3%  LLR 0.53 [-2.94, 2.94]`
-pub fn line(standings: &Standings, pairing: usize, names: &[String], sprt: Option<&Sprt>) -> String {
+pub fn line(
+    standings: &Standings,
+    pairing: usize,
+    names: &[String],
+    sprt: Option<&Sprt>,
+) -> String {
     let (a, b) = standings.pairings[pairing];
     let tally = &standings.tallies[pairing];
     let mut line = format!(
@@ -88,7 +93,10 @@ mod tests {
         let names = ["new".to_string(), "base".to_string()];
         let sprt: Sprt = "elo0=0 elo1=5".parse().expect("valid");
         let text = line(&standings, 0, &names, Some(&sprt));
-        assert!(text.starts_with("new vs base: +3 =1 -2  Elo +0.0 ±"), "{text}");
+        assert!(
+            text.starts_with("new vs base: +3 =1 -2  Elo +0.0 ±"),
+            "{text}"
+        );
         assert!(text.ends_with("[-2.94, 2.94]"), "{text}");
     }
 }

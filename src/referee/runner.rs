@@ -2,6 +2,7 @@
 //! results, writes records and logs, shows progress, and stops on an SPRT decision or Ctrl-C.
 
 use super::cli::{BadMatch, MatchArgs};
+use super::detail::Records;
 use super::ogn::{Header, from_record, today, write_game};
 use super::openings::{Opening, parse_openings, random_openings};
 use super::play::{Fixture, play_game};
@@ -12,7 +13,6 @@ use super::rng::Rng;
 use super::schedule::{Job, pairings, schedule};
 use super::spec::{EngineSpec, unique_names};
 use super::standings::Standings;
-use super::detail::Records;
 use super::summary::{Ending, Report};
 use std::collections::VecDeque;
 use std::io::Write;

@@ -50,10 +50,7 @@ pub fn combine(mut shards: Vec<(String, Match)>) -> Result<Match, BadReport> {
         for game in shard.games {
             let round = game.round;
             if let Some((earlier, _)) = rounds.insert(round, (file.clone(), game)) {
-                return Err(refuse(
-                    &file,
-                    format!("round {round} is also in {earlier}"),
-                ));
+                return Err(refuse(&file, format!("round {round} is also in {earlier}")));
             }
         }
     }
@@ -113,7 +110,12 @@ mod tests {
             ("1.json".into(), shard(Some("cd"), &[2])),
         ])
         .expect_err("two matches");
-        assert!(error.to_string().starts_with("1.json: match_id cd is not ab"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("1.json: match_id cd is not ab"),
+            "{error}"
+        );
         let error = combine(vec![
             ("0.json".into(), shard(Some("ab"), &[1])),
             ("1.json".into(), shard(Some("ab"), &[1])),

@@ -119,8 +119,14 @@ impl<'a> Node<'a> {
     }
 
     /// Maps `f` over the elements of this array.
-    pub fn each<T>(&self, mut f: impl FnMut(Node) -> Result<T, BadReport>) -> Result<Vec<T>, BadReport> {
-        let items = self.value.as_array().ok_or_else(|| self.expected("an array"))?;
+    pub fn each<T>(
+        &self,
+        mut f: impl FnMut(Node) -> Result<T, BadReport>,
+    ) -> Result<Vec<T>, BadReport> {
+        let items = self
+            .value
+            .as_array()
+            .ok_or_else(|| self.expected("an array"))?;
         items
             .iter()
             .enumerate()

@@ -292,9 +292,21 @@ mod tests {
             ("/games/0/winner", json!("both"), "games[0].winner"),
             ("/games/0/south", json!("c"), "games[0].south"),
             ("/games/0/round", json!(-1), "games[0].round"),
-            ("/pairings/0/sprt", json!({ "elo0": 5, "elo1": 0, "alpha": 0.05, "beta": 0.05 }), "pairings[0].sprt"),
-            ("/games/0/moves", json!([{ "ply": 1, "side": "east", "move": "A" }]), "games[0].moves[0].side"),
-            ("/games/0/moves", json!([{ "ply": 1, "side": "south", "move": "A", "score": { "cp": "x" } }]), "games[0].moves[0].score.cp"),
+            (
+                "/pairings/0/sprt",
+                json!({ "elo0": 5, "elo1": 0, "alpha": 0.05, "beta": 0.05 }),
+                "pairings[0].sprt",
+            ),
+            (
+                "/games/0/moves",
+                json!([{ "ply": 1, "side": "east", "move": "A" }]),
+                "games[0].moves[0].side",
+            ),
+            (
+                "/games/0/moves",
+                json!([{ "ply": 1, "side": "south", "move": "A", "score": { "cp": "x" } }]),
+                "games[0].moves[0].score.cp",
+            ),
             ("/format", json!(3), "format"),
         ];
         for (pointer, bad, at) in cases {
@@ -306,6 +318,9 @@ mod tests {
             assert_eq!(error.at, at, "{error}");
         }
         let error = read(&json!([1]), "x.json").expect_err("not an object");
-        assert!(error.to_string().contains("expected a JSON object"), "{error}");
+        assert!(
+            error.to_string().contains("expected a JSON object"),
+            "{error}"
+        );
     }
 }

@@ -158,8 +158,18 @@ fn pairing(out: &mut String, m: &Match, index: usize) -> Result<(), DrawFailed> 
     let mut bars = Chart::new("pair result", "pairs", (360, 260));
     bars.x_names = ["LL", "LD", "DD+WL", "WD", "WW"].map(String::from).to_vec();
     let counts = t.pentanomial.iter().enumerate();
-    bars.layer("", 0, Style::Bars, counts.map(|(i, &c)| (i as f64, c as f64)).collect());
-    figure(out, "pentanomial", &bars, "Pentanomial counts of the game pairs")?;
+    bars.layer(
+        "",
+        0,
+        Style::Bars,
+        counts.map(|(i, &c)| (i as f64, c as f64)).collect(),
+    );
+    figure(
+        out,
+        "pentanomial",
+        &bars,
+        "Pentanomial counts of the game pairs",
+    )?;
     let _ = writeln!(out, "</div>");
     Ok(())
 }
@@ -167,7 +177,11 @@ fn pairing(out: &mut String, m: &Match, index: usize) -> Result<(), DrawFailed> 
 fn elo_chart(course: &Course) -> Chart {
     let mut chart = Chart::new("games", "Elo", (520, 300));
     let at = |f: fn(&series::Point) -> f64| -> Vec<(f64, f64)> {
-        course.points.iter().map(|p| (p.games as f64, f(p))).collect()
+        course
+            .points
+            .iter()
+            .map(|p| (p.games as f64, f(p)))
+            .collect()
     };
     chart.layer("95% interval", 0, Style::Dashed, at(|p| p.high));
     chart.layer("", 0, Style::Dashed, at(|p| p.low));
@@ -183,8 +197,18 @@ fn llr_chart(course: &Course, (lower, upper): (f64, f64)) -> Chart {
         .filter_map(|p| Some((p.games as f64, p.llr?)))
         .collect();
     let last = llr.last().map_or(1.0, |p| p.0.max(1.0));
-    chart.layer("upper bound", 2, Style::Dashed, vec![(0.0, upper), (last, upper)]);
-    chart.layer("lower bound", 1, Style::Dashed, vec![(0.0, lower), (last, lower)]);
+    chart.layer(
+        "upper bound",
+        2,
+        Style::Dashed,
+        vec![(0.0, upper), (last, upper)],
+    );
+    chart.layer(
+        "lower bound",
+        1,
+        Style::Dashed,
+        vec![(0.0, lower), (last, lower)],
+    );
     chart.layer("LLR", 0, Style::Line, llr);
     chart
 }
@@ -231,7 +255,12 @@ fn times(out: &mut String, m: &Match) -> Result<(), DrawFailed> {
         chart.layer(engine, i, Style::Line, points.collect());
     }
     let _ = writeln!(out, "</table>");
-    figure(out, "time", &chart, "Mean time per move by ply, per engine (opening moves excluded)")
+    figure(
+        out,
+        "time",
+        &chart,
+        "Mean time per move by ply, per engine (opening moves excluded)",
+    )
 }
 
 fn games(out: &mut String, m: &Match) -> Result<(), DrawFailed> {
@@ -290,7 +319,10 @@ fn game(out: &mut String, g: &Game, plot: bool) -> Result<(), DrawFailed> {
     }
     match &g.moves {
         None => {
-            let _ = writeln!(out, "<p class=\"note\">No moves in the file for this game.</p>");
+            let _ = writeln!(
+                out,
+                "<p class=\"note\">No moves in the file for this game.</p>"
+            );
         }
         Some(moves) => {
             if plot {
@@ -298,7 +330,8 @@ fn game(out: &mut String, g: &Game, plot: bool) -> Result<(), DrawFailed> {
                 let mut chart = Chart::new("ply", "seeds for South", (520, 260));
                 chart.layer(&format!("{} (South)", g.south), 0, Style::Line, south);
                 chart.layer(&format!("{} (North)", g.north), 1, Style::Line, north);
-                let caption = "Each engine's evaluation by ply, from South's side (mate drawn at ±30)";
+                let caption =
+                    "Each engine's evaluation by ply, from South's side (mate drawn at ±30)";
                 figure(out, "eval", &chart, caption)?;
             }
             if g.record.is_none() {

@@ -218,7 +218,12 @@ mod tests {
     #[test]
     fn a_chart_draws_its_line_as_svg() {
         let mut chart = Chart::new("games", "Elo", (400, 300));
-        chart.layer("a", 0, Style::Line, vec![(1.0, 10.0), (2.0, f64::NAN), (3.0, 30.0)]);
+        chart.layer(
+            "a",
+            0,
+            Style::Line,
+            vec![(1.0, 10.0), (2.0, f64::NAN), (3.0, 30.0)],
+        );
         assert_eq!(chart.layers[0].points.len(), 2, "the NaN is dropped");
         let svg = chart.svg().expect("drawn");
         assert!(svg.starts_with("<svg"), "{svg}");
