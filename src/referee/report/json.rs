@@ -33,26 +33,26 @@ pub struct Node<'a> {
     /// The value.
     pub value: &'a Value,
     file: &'a str,
-    path: &'a Path<'a>,
+    path: &'a Place<'a>,
 }
 
 /// A path into a JSON value, built as the reader descends (only turned into text for errors).
-pub enum Path<'a> {
+pub enum Place<'a> {
     /// The whole value.
     Root,
     /// A member of an object.
-    Key(&'a Path<'a>, &'a str),
+    Key(&'a Place<'a>, &'a str),
     /// An element of an array.
-    Index(&'a Path<'a>, usize),
+    Index(&'a Place<'a>, usize),
 }
 
-impl fmt::Display for Path<'_> {
+impl fmt::Display for Place<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Path::Root => Ok(()),
-            Path::Key(Path::Root, key) => f.write_str(key),
-            Path::Key(parent, key) => write!(f, "{parent}.{key}"),
-            Path::Index(parent, i) => write!(f, "{parent}[{i}]"),
+            Place::Root => Ok(()),
+            Place::Key(Place::Root, key) => f.write_str(key),
+            Place::Key(parent, key) => write!(f, "{parent}.{key}"),
+            Place::Index(parent, i) => write!(f, "{parent}[{i}]"),
         }
     }
 }
@@ -74,7 +74,7 @@ impl<'a> Node<'a> {
         Node {
             value,
             file,
-            path: &Path::Root,
+            path: &Place::Root,
         }
     }
 
@@ -97,7 +97,7 @@ impl<'a> Node<'a> {
         key: &str,
         f: impl FnOnce(Option<Node>) -> Result<T, BadReport>,
     ) -> Result<T, BadReport> {
-        let path = Path::Key(self.path, key);
+        let path = Place::Key(self.path, key);
         let member = self.value.get(key).filter(|v| !v.is_null());
         f(member.map(|value| Node {
             value,
@@ -131,7 +131,7 @@ impl<'a> Node<'a> {
             .iter()
             .enumerate()
             .map(|(i, value)| {
-                let path = Path::Index(self.path, i);
+                let path = Place::Index(self.path, i);
                 f(Node {
                     value,
                     file: self.file,

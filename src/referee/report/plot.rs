@@ -227,8 +227,15 @@ mod tests {
         assert_eq!(chart.layers[0].points.len(), 2, "the NaN is dropped");
         let svg = chart.svg().expect("drawn");
         assert!(svg.starts_with("<svg"), "{svg}");
-        assert!(svg.contains("<polyline"), "{svg}");
-        assert!(svg.contains(">games<"), "{svg}");
+        let line = svg
+            .lines()
+            .find(|l| l.starts_with("<polyline") && l.contains("stroke=\"#1F77B4\""));
+        let points = line.and_then(|l| l.split("points=\"").nth(1));
+        let count = points.map_or(0, |p| {
+            p.split('"').next().unwrap_or("").split_whitespace().count()
+        });
+        assert_eq!(count, 2, "the data line in the first colour: {svg}");
+        assert!(svg.contains("games"), "the x axis's description: {svg}");
     }
 
     #[test]

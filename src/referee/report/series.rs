@@ -170,3 +170,126 @@ pub fn winner_text(game: &Game) -> &'static str {
         None => "unfinished",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::report::model::{Move, Pairing};
+    use crate::referee::sprt::Sprt;
+
+    fn game(round: u64, pair: Option<u64>, south: &str, winner: Option<Winner>) -> Game {
+        let north = if south == "a" { "b" } else { "a" };
+        Game {
+            round,
+            pair,
+            south: south.into(),
+            north: north.into(),
+            opening: String::new(),
+            result: "*".into(),
+            winner,
+            detail: String::new(),
+            record: None,
+            moves: None,
+        }
+    }
+
+    fn a_match(pairs: bool) -> Match {
+        let w = |side| Some(Winner::Side(side));
+        let results = [
+            ("a", w(Side::South)),
+            ("b", Some(Winner::Draw)),
+            ("a", w(Side::North)),
+            ("b", w(Side::North)),
+            ("a", None),
+            ("b", w(Side::South)),
+            ("a", w(Side::South)),
+            ("b", w(Side::South)),
+        ];
+        let games = results
+            .iter()
+            .enumerate()
+            .map(|(i, &(south, winner))| {
+                let pair = pairs.then_some(i as u64 / 2);
+                game(i as u64 + 1, pair, south, winner)
+            })
+            .rev()
+            .collect();
+        Match {
+            match_id: None,
+            shard: None,
+            engines: vec!["a".into(), "b".into()],
+            engine_tc: Vec::new(),
+            tc: None,
+            seed: None,
+            pairings: vec![Pairing {
+                first: "a".into(),
+                second: "b".into(),
+                sprt: "elo0=0 elo1=20".parse::<Sprt>().ok(),
+            }],
+            games,
+        }
+    }
+
+    // Round order, from a's side: 1, ½, 0, 1, (unfinished), 0, 1, 0. Pairs: (1, ½) is 3 half
+    // points, WD; (0, 1) and (1, 0) are 2, DD+WL; pair 2 has one finished game, no pair.
+    #[test]
+    fn the_course_counts_games_and_pairs_in_round_order() {
+        let course = course(&a_match(true), 0);
+        assert_eq!(course.points.len(), 7, "one point per finished game");
+        assert_eq!(
+            (course.tally.wins, course.tally.draws, course.tally.losses),
+            (3, 1, 3)
+        );
+        assert_eq!(course.tally.pentanomial, [0, 0, 2, 1, 0]);
+        let sprt: Sprt = "elo0=0 elo1=20".parse().expect("valid");
+        let last = course.points.last().expect("points");
+        let e = Estimate::of(&course.tally).expect("games");
+        assert_eq!(
+            (last.games, last.elo, last.low, last.high),
+            (7, e.elo, e.low, e.high)
+        );
+        assert_eq!(last.llr, Some(sprt.llr(&course.tally)));
+        let first = course.points[0];
+        assert_eq!((first.games, first.elo), (1, f64::INFINITY), "a win alone");
+    }
+
+    #[test]
+    fn pairs_inferred_from_round_order_match_the_written_ones() {
+        let written = course(&a_match(true), 0);
+        let inferred = course(&a_match(false), 0);
+        assert!(inferred.pairs_inferred && !written.pairs_inferred);
+        // Compared as text: the points' intervals are NaN while there is no spread.
+        let text = |c: &Course| format!("{:?}", c.points);
+        assert_eq!(text(&inferred), text(&written));
+        assert_eq!(inferred.tally, written.tally);
+    }
+
+    #[test]
+    fn scores_turn_to_south_seeds_and_times_skip_the_opening() {
+        assert_eq!(south_seeds(Score::Cp(150), Side::South), 1.5);
+        assert_eq!(south_seeds(Score::Cp(150), Side::North), -1.5);
+        assert_eq!(south_seeds(Score::Mate(-3), Side::North), MATE_SEEDS);
+        let mv = |ply, side, opening, ms| Move {
+            ply,
+            side,
+            text: "A".into(),
+            opening,
+            ms,
+            score: Some(Score::Cp(100)),
+            depth: None,
+        };
+        let mut m = a_match(true);
+        m.games[0].moves = Some(vec![
+            mv(1, Side::South, true, None),
+            mv(2, Side::North, false, Some(30)),
+            mv(3, Side::South, false, Some(10)),
+        ]);
+        let south = m.games[0].south.clone();
+        let t = times(&m, &south);
+        assert_eq!((t.moves, t.total_ms, t.max_ms), (1, 10, 10));
+        assert_eq!(t.mean_by_ply, [(3, 10.0)]);
+        let [s, n] = evaluations(&m.games[0]);
+        assert_eq!(s, [(1.0, 1.0), (3.0, 1.0)]);
+        assert_eq!(n, [(2.0, -1.0)]);
+    }
+}
