@@ -1,5 +1,5 @@
 //! The report's plots, drawn by `plotters` into SVG text: every plot is a [`Chart`] of a few
-//! [`Layer`]s (lines, dashed lines, dots, bars, a band) on two numeric axes.
+//! [`Layer`]s (lines, dashed lines, bars) on two numeric axes.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -25,8 +25,6 @@ pub enum Style {
     Line,
     /// A dashed line through the points.
     Dashed,
-    /// A dot at each point.
-    Dots,
     /// A bar from 0 up to each point, centred on its x.
     Bars,
 }
@@ -152,12 +150,6 @@ impl Chart {
                     4,
                     colour.stroke_width(1),
                 ))?,
-                Style::Dots => chart.draw_series(
-                    layer
-                        .points
-                        .iter()
-                        .map(|&p| Circle::new(p, 2, colour.filled())),
-                )?,
                 Style::Bars => chart.draw_series(layer.points.iter().map(|&(x, y)| {
                     Rectangle::new([(x - 0.35, 0.0), (x + 0.35, y)], colour.filled())
                 }))?,
