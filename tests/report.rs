@@ -226,3 +226,56 @@ fn the_match_command_without_a_subcommand_still_needs_engines() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("--engine"), "{stderr}");
 }
+
+#[test]
+fn each_game_links_to_its_record_or_to_its_moves_on_the_page() {
+    let dir = scratch("report-links");
+    let (records, html) = (dir.join("games"), dir.join("r.html"));
+    let output = run(&[
+        "match",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--ogn-dir",
+        path(&records),
+        "--report",
+        path(&html),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let page = std::fs::read_to_string(&html).expect("the report");
+    for round in [1, 2] {
+        let record = records.join(format!("round-000{round}.ogn"));
+        assert!(record.exists(), "{}", record.display());
+        assert!(
+            page.contains(&format!("href=\"{}\"", path(&record))),
+            "links {round}"
+        );
+    }
+    let page = krou::referee::report::html(&report_support::fixture(), "fixture").expect("page");
+    assert!(
+        page.contains("href=\"round-0001.ogn\""),
+        "game 1 has a record"
+    );
+    assert!(
+        page.contains("<a href=\"#game-2\">moves</a>"),
+        "game 2 links to its moves"
+    );
+    let section = page
+        .split("id=\"game-2\"")
+        .nth(1)
+        .expect("game 2's section");
+    assert!(
+        section.contains("<p class=\"moves\">1.A* 2.a* 3.A"),
+        "its moves are shown"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
