@@ -429,7 +429,9 @@ fn a_line_that_is_not_text_gets_one_error_and_changes_nothing() {
         .session
         .handle(Event::Line("position startpos moves FbAf".to_string()));
     let before = harness.session.game().clone();
-    harness.session.handle(Event::NotText(3));
+    harness
+        .session
+        .handle(Event::NotText(3, "d\u{fffd}".to_string()));
     assert_eq!(
         harness.sink.take_lines(),
         ["info string error: the line is not UTF-8 text (byte 4)"]

@@ -80,6 +80,9 @@ impl<'a> Reader<'a> {
             "stop" => end(rest, Command::Stop, name),
             "ponderhit" => end(rest, Command::PonderHit, name),
             "quit" => end(rest, Command::Quit, name),
+            "debug" => debug(rest),
+            // UCI's registration: whatever follows is accepted; there is nothing to register.
+            "register" => Ok(("", Command::Register)),
             "d" => end(rest, Command::Display, name),
             "setoption" => self.setoption(rest),
             "position" => self.position(rest),
@@ -90,7 +93,7 @@ impl<'a> Reader<'a> {
             _ => fail(
                 at,
                 format!(
-                    "unknown command '{}' (expected uci, isready, ucinewgame, setoption, position, go, stop, ponderhit, quit, d, perft, bench or query)",
+                    "unknown command '{}' (expected uci, debug, isready, register, ucinewgame, setoption, position, go, stop, ponderhit, quit, d, perft, bench or query)",
                     name.escape_debug()
                 ),
             ),
@@ -218,6 +221,25 @@ fn bench(input: &str) -> Res<'_, Command> {
     }
     let (rest, depth) = number(input, "bench", 1, MAX_BENCH_DEPTH)?;
     end(rest, Command::Bench(depth), "bench [depth]")
+}
+
+/// `debug [on|off]`: bare `debug` switches diagnostics on.
+fn debug(input: &str) -> Res<'_, Command> {
+    let (rest, found) = word(input)?;
+    let on = match found {
+        None | Some(("on", _)) => true,
+        Some(("off", _)) => false,
+        Some((other, at)) => {
+            return fail(
+                at,
+                format!(
+                    "expected 'on' or 'off' after 'debug', found '{}'",
+                    other.escape_debug()
+                ),
+            );
+        }
+    };
+    end(rest, Command::Debug(on), "debug on|off")
 }
 
 fn perft(input: &str) -> Res<'_, Command> {
