@@ -15,6 +15,9 @@ use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
+/// The `movetime` of a `go` whose skipped words left nothing to end the search.
+pub const FALLBACK_MOVETIME_MS: u64 = 1000;
+
 /// Whether the session goes on after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -396,8 +399,18 @@ impl<E: Engine> Session<E> {
             }
             return Ok(());
         }
+        let before = go.searchmoves.len();
         go.searchmoves = self.legal_searchmoves(&go.searchmoves);
-        let limits = self.limits(&go);
+        let warned = !go.warnings.is_empty() || go.searchmoves.len() < before;
+        let mut limits = self.limits(&go);
+        if warned && limits.is_unbounded() && !go.infinite && !go.ponder {
+            // Something was skipped and nothing is left to end the search: the line meant a
+            // search with an end, so it gets one rather than waiting for a stop.
+            limits.movetime = Some(Duration::from_millis(FALLBACK_MOVETIME_MS));
+            self.send(Response::Warning(format!(
+                "nothing left to end the search: searching {FALLBACK_MOVETIME_MS} ms (column 1)"
+            )));
+        }
         self.diagnose(|| self.describe_go(&go, &limits));
         let control = Arc::new(Control::new(go.ponder));
         self.running = Some(Running {

@@ -4,17 +4,12 @@
 //! number out of range is clamped to the nearest allowed value; an unknown word, a parameter
 //! without its number and `searchmoves` without moves are skipped; a parameter given twice
 //! keeps its later value. Each of these adds one warning (message and column) to [`Go`].
-//! When something was skipped and nothing is left to end the search (no depth, nodes,
-//! movetime or clock, neither `infinite` nor `ponder`), the line meant a bounded search that
-//! would otherwise run until `stop`: it searches [`FALLBACK_MOVETIME_MS`] instead.
+//! (The session adds the rule for a `go` that has nothing left to end its search.)
 
 use super::super::command::{At, Command, Go};
 use super::words::{Res, integer, word};
 use super::{MAX_DEPTH, MAX_MOVES_TO_GO, MAX_NODES, MAX_TIME_MS, Reader};
 use crate::rules::Move;
-
-/// The `movetime` of a `go` whose skipped words left nothing to end the search.
-pub const FALLBACK_MOVETIME_MS: i64 = 1000;
 
 /// The parameters `go` knows, as listed in warnings.
 const KNOWN: &str =
@@ -98,20 +93,6 @@ impl<'a> Reader<'a> {
                 Some(field) => self.go_field(&mut go, field, key, at, next)?.0,
                 None => self.skip_unknown(&mut go, at, next)?.0,
             };
-        }
-        let bounded = go.depth.is_some()
-            || go.nodes.is_some()
-            || go.movetime.is_some()
-            || go.south_time.is_some()
-            || go.north_time.is_some();
-        if !go.warnings.is_empty() && !bounded && !go.infinite && !go.ponder {
-            go.movetime = Some(FALLBACK_MOVETIME_MS);
-            go.warnings.push(At {
-                value: format!(
-                    "nothing left to end the search: searching {FALLBACK_MOVETIME_MS} ms"
-                ),
-                column: 1,
-            });
         }
         Ok(("", Command::Go(go)))
     }
