@@ -62,6 +62,8 @@ impl Pending {
 #[derive(Clone, Default)]
 pub struct InlineEngine {
     pending: Arc<Mutex<Option<Pending>>>,
+    /// The limits of the last search started, until [`InlineEngine::take_started`].
+    started: Arc<Mutex<Option<Limits>>>,
 }
 
 impl InlineEngine {
@@ -71,6 +73,11 @@ impl InlineEngine {
         pending
             .as_ref()
             .map(|p| (p.job.limits.clone(), p.job.control.is_pondering()))
+    }
+
+    /// The limits of the search started since the last call, if one was.
+    pub fn take_started(&self) -> Option<Limits> {
+        self.started.lock().expect("started lock").take()
     }
 
     /// Ends the pending search if it may end now.
@@ -88,6 +95,7 @@ impl Engine for InlineEngine {
     fn configure(&mut self, _: Settings) {}
     fn clear(&mut self) {}
     fn start(&mut self, job: Job, output: &Output, events: &Sender<Event>) {
+        *self.started.lock().expect("started lock") = Some(job.limits.clone());
         let pending = Pending {
             job,
             output: output.clone(),

@@ -42,8 +42,10 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// Reads one line (without its line end) into a command.
+/// Reads one line (without its line end) into a command. A byte-order mark at its start (some
+/// Windows programs begin their output with one) is not part of it: columns count after it.
 pub fn parse_command(line: &str) -> Result<Command, ParseError> {
+    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     let reader = Reader { line };
     match reader.command(line) {
         Ok((_, command)) => Ok(command),
@@ -239,7 +241,11 @@ fn debug(input: &str) -> Res<'_, Command> {
             );
         }
     };
-    end(rest, Command::Debug(on), "debug on|off")
+    end(
+        rest,
+        Command::Debug(on),
+        if on { "debug on" } else { "debug off" },
+    )
 }
 
 fn perft(input: &str) -> Res<'_, Command> {
