@@ -1,0 +1,289 @@
+//! `krou match merge`: reads the JSON summaries of a sharded match's shards and reports what one
+//! process would have for their games: the same totals, pentanomial counts, Elo, LOS and SPRT
+//! verdict, and one JSON summary with every game, sorted by round.
+//!
+//! It refuses files of different matches (different match identifiers), of different splits
+//! (`--shard K/N` with different N), the same shard twice and a round found twice, naming the
+//! files. Missing shards are named and their games left out. A shard never stops early on
+//! `--sprt`; the merge gives the verdict of the test on all the merged games (and says so in
+//! `ending`).
+
+use super::cli::MergeArgs;
+use super::runner::write_json;
+use super::shard::Shard;
+use super::sprt::Sprt;
+use super::standings::Standings;
+use super::summary::{Ending, JSON_FORMAT, Merged, Report, json, text};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Why shards cannot be merged: what is wrong and in which files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadMerge(pub String);
+
+impl fmt::Display for BadMerge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadMerge {}
+
+/// One shard's JSON summary, as far as the merge needs it.
+#[derive(Clone, Debug)]
+pub struct ShardFile {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// The whole summary.
+    pub value: Value,
+    /// Its match identifier.
+    pub match_id: String,
+    /// Its shard (`1/1` for an unsharded match).
+    pub shard: Shard,
+}
+
+impl ShardFile {
+    /// Reads and checks the summary at `path`.
+    pub fn read(path: &Path) -> Result<ShardFile, BadMerge> {
+        let name = path.display();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| BadMerge(format!("cannot read {name}: {e}")))?;
+        let value: Value = serde_json::from_str(&text)
+            .map_err(|e| BadMerge(format!("{name} is not JSON: {e}")))?;
+        ShardFile::from_value(path, value)
+    }
+
+    /// Checks a summary read from `path`.
+    pub fn from_value(path: &Path, value: Value) -> Result<ShardFile, BadMerge> {
+        let name = path.display();
+        if value["format"].as_u64() != Some(JSON_FORMAT) {
+            return Err(BadMerge(format!(
+                "{name} is not a krou match summary of format {JSON_FORMAT} (--json of a match with \
+                 --shard K/N)"
+            )));
+        }
+        let match_id = text_field(&value, "match_id", path)?.to_string();
+        let shard = match &value["shard"] {
+            Value::Null => Shard { index: 1, count: 1 },
+            shard => {
+                let number = |key: &str| shard[key].as_u64().and_then(|n| usize::try_from(n).ok());
+                let (Some(index), Some(count)) = (number("index"), number("count")) else {
+                    return Err(BadMerge(format!(
+                        "{name}: \"shard\" is not {{index, count}}"
+                    )));
+                };
+                format!("{index}/{count}")
+                    .parse()
+                    .map_err(|e| BadMerge(format!("{name}: {e}")))?
+            }
+        };
+        Ok(ShardFile {
+            path: path.to_path_buf(),
+            value,
+            match_id,
+            shard,
+        })
+    }
+}
+
+fn text_field<'a>(value: &'a Value, key: &str, path: &Path) -> Result<&'a str, BadMerge> {
+    value[key]
+        .as_str()
+        .ok_or_else(|| BadMerge(format!("{}: no \"{key}\" text", path.display())))
+}
+
+fn count_field(value: &Value, key: &str, path: &Path) -> Result<usize, BadMerge> {
+    value[key]
+        .as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| BadMerge(format!("{}: no \"{key}\" count", path.display())))
+}
+
+/// Runs `krou match merge`: the merged summary to stdout, the JSON to `--json`.
+pub fn run(args: &MergeArgs) -> Result<(), BadMerge> {
+    let files = args
+        .files
+        .iter()
+        .map(|p| ShardFile::read(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (standings, report, games) = merge(&files)?;
+    if let Some(path) = &args.json {
+        write_json(path, &json(&standings, &report, games)).map_err(|e| BadMerge(e.0))?;
+    }
+    print!("{}", text(&standings, &report));
+    let _ = std::io::stdout().flush();
+    Ok(())
+}
+
+/// Merges the shards: their standings recounted from every game, the report one process would
+/// have written (with the shards found and missing), and the game entries sorted by round.
+pub fn merge(files: &[ShardFile]) -> Result<(Standings, Report, Vec<Value>), BadMerge> {
+    let first = files
+        .first()
+        .ok_or_else(|| BadMerge("no summary to merge".into()))?;
+    let merged = check_shards(files)?;
+    let path = first.path.as_path();
+    let top = &first.value;
+    let names: Vec<String> = strings(&top["engines"], "engines", path)?;
+    let pairings = pairings(top, &names, path)?;
+    let sprt: Option<Sprt> = match &top["sprt"] {
+        Value::Null => None,
+        value => Some(
+            value
+                .as_str()
+                .unwrap_or_default()
+                .parse()
+                .map_err(|e| BadMerge(format!("{}: {e}", path.display())))?,
+        ),
+    };
+    let mut standings = Standings::new(pairings);
+    let mut games: BTreeMap<usize, Value> = BTreeMap::new();
+    let mut seen: BTreeMap<usize, &Path> = BTreeMap::new();
+    for file in files {
+        let entries = file.value["games"]
+            .as_array()
+            .ok_or_else(|| BadMerge(format!("{}: no \"games\" list", file.path.display())))?;
+        for entry in entries {
+            let round = count_field(entry, "round", &file.path)?;
+            if let Some(other) = seen.insert(round, &file.path) {
+                return Err(BadMerge(format!(
+                    "round {round} is in both {} and {}: the shards overlap",
+                    other.display(),
+                    file.path.display()
+                )));
+            }
+            count(&mut standings, &names, entry, &file.path)?;
+            games.insert(round, entry.clone());
+        }
+    }
+    let decision = sprt.and_then(|s| standings.tallies.iter().find_map(|t| s.decision(t)));
+    let interrupted = files
+        .iter()
+        .any(|f| f.value["ending"].as_str() == Some("interrupted"));
+    let ending = match decision {
+        Some(decision) => Ending::Sprt(decision),
+        None if interrupted => Ending::Interrupted,
+        None => Ending::Completed,
+    };
+    let scheduled = count_field(top, "games_scheduled", path)?;
+    let report = Report {
+        engine_tc: strings(&top["engine_tc"], "engine_tc", path)?,
+        engine_margin_ms: top["engine_margin_ms"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default(),
+        names,
+        tc: text_field(top, "tc", path)?.to_string(),
+        seed: top["seed"]
+            .as_u64()
+            .ok_or_else(|| BadMerge(format!("{}: no \"seed\"", path.display())))?,
+        planned: scheduled,
+        scheduled,
+        sprt,
+        ending,
+        match_id: first.match_id.clone(),
+        shard: None,
+        merged: Some(merged),
+    };
+    Ok((standings, report, games.into_values().collect()))
+}
+
+/// Checks that the files are distinct shards of one match and lists those found and missing.
+fn check_shards(files: &[ShardFile]) -> Result<Merged, BadMerge> {
+    let mut found: BTreeMap<usize, &ShardFile> = BTreeMap::new();
+    let Some(first) = files.first() else {
+        return Err(BadMerge("no summary to merge".into()));
+    };
+    for file in files {
+        let (a, b) = (first.path.display(), file.path.display());
+        if file.match_id != first.match_id {
+            return Err(BadMerge(format!(
+                "{a} and {b} are of different matches (match {} and {}): only shards of one \
+                 match (same engines, games, openings, seed, rules) merge",
+                first.match_id, file.match_id
+            )));
+        }
+        if file.shard.count != first.shard.count {
+            return Err(BadMerge(format!(
+                "{a} is shard {} but {b} is shard {}: the match was split differently",
+                first.shard, file.shard
+            )));
+        }
+        if let Some(other) = found.insert(file.shard.index, file) {
+            return Err(BadMerge(format!(
+                "{} and {b} are both shard {}",
+                other.path.display(),
+                file.shard
+            )));
+        }
+    }
+    let count = first.shard.count;
+    Ok(Merged {
+        count,
+        present: found.keys().copied().collect(),
+        missing: (1..=count).filter(|k| !found.contains_key(k)).collect(),
+    })
+}
+
+fn strings(value: &Value, key: &str, path: &Path) -> Result<Vec<String>, BadMerge> {
+    value
+        .as_array()
+        .and_then(|a| a.iter().map(|v| v.as_str().map(String::from)).collect())
+        .ok_or_else(|| BadMerge(format!("{}: no \"{key}\" list of text", path.display())))
+}
+
+/// The (first, second) engine indices of each pairing, by name.
+fn pairings(top: &Value, names: &[String], path: &Path) -> Result<Vec<(usize, usize)>, BadMerge> {
+    let index = |pairing: &Value, key: &str| {
+        let name = pairing[key].as_str().unwrap_or_default();
+        names.iter().position(|n| n == name).ok_or_else(|| {
+            BadMerge(format!(
+                "{}: pairing {key} '{name}' is no engine",
+                path.display()
+            ))
+        })
+    };
+    top["pairings"]
+        .as_array()
+        .ok_or_else(|| BadMerge(format!("{}: no \"pairings\" list", path.display())))?
+        .iter()
+        .map(|p| Ok((index(p, "first")?, index(p, "second")?)))
+        .collect()
+}
+
+/// Counts one game entry in the standings.
+fn count(
+    standings: &mut Standings,
+    names: &[String],
+    entry: &Value,
+    path: &Path,
+) -> Result<(), BadMerge> {
+    let round = entry["round"].as_u64().unwrap_or_default();
+    let bad = |what: &str| BadMerge(format!("{}: round {round}: {what}", path.display()));
+    let pairing = count_field(entry, "pairing", path)?;
+    let game_pair = count_field(entry, "pair", path)?;
+    let Some(&(first, _)) = standings.pairings.get(pairing) else {
+        return Err(bad("no such pairing"));
+    };
+    let first = names.get(first).map(String::as_str);
+    let first_side = if entry["south"].as_str() == first {
+        "south"
+    } else if entry["north"].as_str() == first {
+        "north"
+    } else {
+        return Err(bad("the pairing's first engine does not play"));
+    };
+    let score = match entry["winner"].as_str() {
+        None => None,
+        Some("draw") => Some(0.5),
+        Some(side) if side == first_side => Some(1.0),
+        Some("south" | "north") => Some(0.0),
+        Some(other) => return Err(bad(&format!("winner '{other}'"))),
+    };
+    let reason = entry["reason"].as_str().unwrap_or_default();
+    standings.add_result(pairing, game_pair, score, reason);
+    Ok(())
+}
