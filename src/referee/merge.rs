@@ -43,6 +43,19 @@ pub struct ShardFile {
     pub match_id: String,
     /// Its shard (`1/1` for an unsharded match).
     pub shard: Shard,
+    /// Whether it was a shard (`--shard`) rather than a whole match.
+    pub sharded: bool,
+}
+
+impl ShardFile {
+    /// `shard 2/3`, or `a whole match`.
+    fn describe(&self) -> String {
+        if self.sharded {
+            format!("shard {}", self.shard)
+        } else {
+            "a whole match (no --shard)".into()
+        }
+    }
 }
 
 impl ShardFile {
@@ -66,6 +79,7 @@ impl ShardFile {
             )));
         }
         let match_id = text_field(&value, "match_id", path)?.to_string();
+        let sharded = !value["shard"].is_null();
         let shard = match &value["shard"] {
             Value::Null => Shard { index: 1, count: 1 },
             shard => {
@@ -85,6 +99,7 @@ impl ShardFile {
             value,
             match_id,
             shard,
+            sharded,
         })
     }
 }
@@ -115,6 +130,14 @@ pub fn run(args: &MergeArgs) -> Result<(), BadMerge> {
     }
     print!("{}", text(&standings, &report));
     let _ = std::io::stdout().flush();
+    if let Some(merged) = report.merged.as_ref().filter(|m| !m.missing.is_empty()) {
+        let missing: Vec<String> = merged.missing.iter().map(ToString::to_string).collect();
+        eprintln!(
+            "krou match merge: shards {} of {} missing: merged what is there",
+            missing.join(", "),
+            merged.count
+        );
+    }
     Ok(())
 }
 
@@ -208,15 +231,16 @@ fn check_shards(files: &[ShardFile]) -> Result<Merged, BadMerge> {
         }
         if file.shard.count != first.shard.count {
             return Err(BadMerge(format!(
-                "{a} is shard {} but {b} is shard {}: the match was split differently",
-                first.shard, file.shard
+                "{a} is {} but {b} is {}: the match was split differently",
+                first.describe(),
+                file.describe()
             )));
         }
         if let Some(other) = found.insert(file.shard.index, file) {
             return Err(BadMerge(format!(
-                "{} and {b} are both shard {}",
+                "{} and {b} are both {}",
                 other.path.display(),
-                file.shard
+                file.describe()
             )));
         }
     }
