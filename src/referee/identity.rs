@@ -39,20 +39,28 @@ pub struct Definition<'a> {
 }
 
 impl Definition<'_> {
-    /// The canonical text the identifier hashes: one `key value` line per setting.
+    /// The canonical text the identifier hashes: one line per setting, free text (names,
+    /// command lines, options) as length-prefixed words so that no choice of characters can
+    /// make two definitions read the same.
     pub fn canonical(&self) -> String {
         let mut text = String::from("krou match 2\n");
         for (i, spec) in self.specs.iter().enumerate() {
             let kind = match &spec.kind {
                 Kind::Random => "random".to_string(),
                 Kind::Greedy => "greedy".to_string(),
-                Kind::Command(argv) => format!("command {argv:?}"),
+                Kind::Command(argv) => format!("command {}", words(argv)),
             };
+            let options: Vec<String> = spec
+                .options
+                .iter()
+                .flat_map(|(name, value)| [name.clone(), value.clone()])
+                .collect();
             let tc = self.tc.get(i).map(ToString::to_string).unwrap_or_default();
             let margin = self.margin_ms.get(i).copied().unwrap_or_default();
             text.push_str(&format!(
-                "engine {:?} {kind} options {:?} tc {tc} margin {margin}\n",
-                spec.name, spec.options
+                "engine {} {kind} options {} tc {tc} margin {margin}\n",
+                words(std::slice::from_ref(&spec.name)),
+                words(&options)
             ));
         }
         text.push_str(&format!("games {}\n", self.games));
@@ -60,9 +68,10 @@ impl Definition<'_> {
             text.push_str(&format!("opening {opening}\n"));
         }
         let sprt = self.sprt.map(|s| s.to_string()).unwrap_or_default();
+        let max_plies = self.max_plies.map(|m| m.to_string()).unwrap_or_default();
         text.push_str(&format!(
-            "seed {}\ngrand-slam {}\nmax-plies {:?}\ngauntlet {}\nsprt {sprt}\n",
-            self.seed, self.rule, self.max_plies, self.gauntlet
+            "seed {}\ngrand-slam {}\nmax-plies {max_plies}\ngauntlet {}\nsprt {sprt}\n",
+            self.seed, self.rule, self.gauntlet
         ));
         text
     }
@@ -76,6 +85,12 @@ impl Definition<'_> {
             fnv1a(&text, FNV_OFFSET_2)
         )
     }
+}
+
+/// `3:abc 0: 2:de`: each word with its length in bytes.
+fn words(list: &[String]) -> String {
+    let words: Vec<String> = list.iter().map(|w| format!("{}:{w}", w.len())).collect();
+    format!("[{}]", words.join(" "))
 }
 
 /// The FNV-1a offset basis.
@@ -95,6 +110,11 @@ fn fnv1a(text: &str, basis: u64) -> u64 {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    static SPACED: std::sync::LazyLock<[EngineSpec; 2]> =
+        std::sync::LazyLock::new(|| ["./e 'a b'", "greedy"].map(|s| s.parse().expect("spec")));
+    static JOINED: std::sync::LazyLock<[EngineSpec; 2]> =
+        std::sync::LazyLock::new(|| ["./e a b", "greedy"].map(|s| s.parse().expect("spec")));
 
     fn id_with(change: impl FnOnce(&mut Definition)) -> String {
         let specs: Vec<EngineSpec> = ["random", "greedy"]
@@ -139,9 +159,13 @@ mod tests {
             id_with(|d| d.tc = &ODDS),
             id_with(|d| d.openings = &[]),
             id_with(|d| d.sprt = "elo0=0 elo1=5".parse().ok()),
+            id_with(|d| d.specs = SPACED.as_slice()),
+            id_with(|d| d.specs = JOINED.as_slice()),
         ];
         for (i, other) in others.iter().enumerate() {
             assert_ne!(&base, other, "setting {i}");
         }
+        // One argument with a space is not two arguments.
+        assert_ne!(others[9], others[10]);
     }
 }

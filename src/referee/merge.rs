@@ -9,11 +9,12 @@
 //! `ending`).
 
 use super::cli::MergeArgs;
+use super::json::{FORMAT, summary};
 use super::runner::write_json;
 use super::shard::Shard;
 use super::sprt::Sprt;
 use super::standings::Standings;
-use super::summary::{Ending, JSON_FORMAT, Merged, Report, json, text};
+use super::summary::{Ending, Merged, Report, text};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -72,9 +73,9 @@ impl ShardFile {
     /// Checks a summary read from `path`.
     pub fn from_value(path: &Path, value: Value) -> Result<ShardFile, BadMerge> {
         let name = path.display();
-        if value["format"].as_u64() != Some(JSON_FORMAT) {
+        if value["format"].as_u64() != Some(FORMAT) {
             return Err(BadMerge(format!(
-                "{name} is not a krou match summary of format {JSON_FORMAT} (--json of a match with \
+                "{name} is not a krou match summary of format {FORMAT} (--json of a match with \
                  --shard K/N)"
             )));
         }
@@ -84,14 +85,14 @@ impl ShardFile {
             Value::Null => Shard { index: 1, count: 1 },
             shard => {
                 let number = |key: &str| shard[key].as_u64().and_then(|n| usize::try_from(n).ok());
-                let (Some(index), Some(count)) = (number("index"), number("count")) else {
-                    return Err(BadMerge(format!(
-                        "{name}: \"shard\" is not {{index, count}}"
-                    )));
-                };
-                format!("{index}/{count}")
-                    .parse()
-                    .map_err(|e| BadMerge(format!("{name}: {e}")))?
+                number("index")
+                    .zip(number("count"))
+                    .and_then(|(index, count)| Shard::new(index, count))
+                    .ok_or_else(|| {
+                        BadMerge(format!(
+                            "{name}: \"shard\" is not {{\"index\": K, \"count\": N}} with 1 ≤ K ≤ N"
+                        ))
+                    })?
             }
         };
         Ok(ShardFile {
@@ -126,7 +127,7 @@ pub fn run(args: &MergeArgs) -> Result<(), BadMerge> {
         .collect::<Result<Vec<_>, _>>()?;
     let (standings, report, games) = merge(&files)?;
     if let Some(path) = &args.json {
-        write_json(path, &json(&standings, &report, games)).map_err(|e| BadMerge(e.0))?;
+        write_json(path, &summary(&standings, &report, games)).map_err(|e| BadMerge(e.0))?;
     }
     print!("{}", text(&standings, &report));
     let _ = std::io::stdout().flush();
@@ -144,14 +145,15 @@ pub fn run(args: &MergeArgs) -> Result<(), BadMerge> {
 /// Merges the shards: their standings recounted from every game, the report one process would
 /// have written (with the shards found and missing), and the game entries sorted by round.
 pub fn merge(files: &[ShardFile]) -> Result<(Standings, Report, Vec<Value>), BadMerge> {
+    let merged = check_shards(files)?;
     let first = files
         .first()
         .ok_or_else(|| BadMerge("no summary to merge".into()))?;
-    let merged = check_shards(files)?;
     let path = first.path.as_path();
     let top = &first.value;
     let names: Vec<String> = strings(&top["engines"], "engines", path)?;
-    let pairings = pairings(top, &names, path)?;
+    let mut standings = Standings::new(pairings(top, &names, path)?);
+    let games = count_games(files, &names, &mut standings)?;
     let sprt: Option<Sprt> = match &top["sprt"] {
         Value::Null => None,
         value => Some(
@@ -161,35 +163,6 @@ pub fn merge(files: &[ShardFile]) -> Result<(Standings, Report, Vec<Value>), Bad
                 .parse()
                 .map_err(|e| BadMerge(format!("{}: {e}", path.display())))?,
         ),
-    };
-    let mut standings = Standings::new(pairings);
-    let mut games: BTreeMap<usize, Value> = BTreeMap::new();
-    let mut seen: BTreeMap<usize, &Path> = BTreeMap::new();
-    for file in files {
-        let entries = file.value["games"]
-            .as_array()
-            .ok_or_else(|| BadMerge(format!("{}: no \"games\" list", file.path.display())))?;
-        for entry in entries {
-            let round = count_field(entry, "round", &file.path)?;
-            if let Some(other) = seen.insert(round, &file.path) {
-                return Err(BadMerge(format!(
-                    "round {round} is in both {} and {}: the shards overlap",
-                    other.display(),
-                    file.path.display()
-                )));
-            }
-            count(&mut standings, &names, entry, &file.path)?;
-            games.insert(round, entry.clone());
-        }
-    }
-    let decision = sprt.and_then(|s| standings.tallies.iter().find_map(|t| s.decision(t)));
-    let interrupted = files
-        .iter()
-        .any(|f| f.value["ending"].as_str() == Some("interrupted"));
-    let ending = match decision {
-        Some(decision) => Ending::Sprt(decision),
-        None if interrupted => Ending::Interrupted,
-        None => Ending::Completed,
     };
     let scheduled = count_field(top, "games_scheduled", path)?;
     let report = Report {
@@ -206,12 +179,56 @@ pub fn merge(files: &[ShardFile]) -> Result<(Standings, Report, Vec<Value>), Bad
         planned: scheduled,
         scheduled,
         sprt,
-        ending,
+        ending: ending(files, &standings, sprt),
         match_id: first.match_id.clone(),
         shard: None,
         merged: Some(merged),
     };
-    Ok((standings, report, games.into_values().collect()))
+    Ok((standings, report, games))
+}
+
+/// Counts every game of every file, refusing a round found twice; returns the game entries
+/// sorted by round.
+fn count_games(
+    files: &[ShardFile],
+    names: &[String],
+    standings: &mut Standings,
+) -> Result<Vec<Value>, BadMerge> {
+    let mut games: BTreeMap<usize, (&Path, &Value)> = BTreeMap::new();
+    for file in files {
+        let entries = file.value["games"]
+            .as_array()
+            .ok_or_else(|| BadMerge(format!("{}: no \"games\" list", file.path.display())))?;
+        for entry in entries {
+            let round = count_field(entry, "round", &file.path)?;
+            if let Some((other, _)) = games.insert(round, (&file.path, entry)) {
+                return Err(BadMerge(format!(
+                    "round {round} is in both {} and {}: the shards overlap",
+                    other.display(),
+                    file.path.display()
+                )));
+            }
+            count(standings, names, entry, &file.path)?;
+        }
+    }
+    Ok(games
+        .into_values()
+        .map(|(_, entry)| entry.clone())
+        .collect())
+}
+
+/// How the merged match ended: by the SPRT's verdict on all the games if it has one, otherwise
+/// interrupted if any shard was, otherwise completed.
+fn ending(files: &[ShardFile], standings: &Standings, sprt: Option<Sprt>) -> Ending {
+    let decision = sprt.and_then(|s| standings.tallies.iter().find_map(|t| s.decision(t)));
+    let interrupted = files
+        .iter()
+        .any(|f| f.value["ending"].as_str() == Some("interrupted"));
+    match decision {
+        Some(decision) => Ending::Sprt(decision),
+        None if interrupted => Ending::Interrupted,
+        None => Ending::Completed,
+    }
 }
 
 /// Checks that the files are distinct shards of one match and lists those found and missing.

@@ -16,6 +16,7 @@ pub mod engine;
 pub mod fault;
 pub mod identity;
 pub mod info;
+pub mod json;
 pub mod merge;
 pub mod ogn;
 pub mod ogn_read;

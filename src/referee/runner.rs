@@ -3,6 +3,7 @@
 
 use super::cli::{BadMatch, MatchArgs};
 use super::identity::Definition;
+use super::json::{game_entry, summary};
 use super::ogn::{Header, from_record, record_file_name, today, write_game};
 use super::openings::{Opening, parse_openings, random_openings};
 use super::play::{Fixture, play_game};
@@ -13,7 +14,7 @@ use super::rng::Rng;
 use super::schedule::{Job, pairings, schedule};
 use super::spec::{EngineSpec, unique_names};
 use super::standings::Standings;
-use super::summary::{Ending, Report, game_entry, json, text};
+use super::summary::{Ending, Report, text};
 use super::tc::TimeControl;
 use std::collections::VecDeque;
 use std::io::Write;
@@ -150,7 +151,7 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
                 game_entry(job, g, &names, file)
             })
             .collect();
-        write_json(path, &json(&outcome.standings, &report, entries))?;
+        write_json(path, &summary(&outcome.standings, &report, entries))?;
     }
     print!("{}", text(&outcome.standings, &report));
     let _ = std::io::stdout().flush();

@@ -44,10 +44,7 @@ impl FromStr for Shard {
         let (index, count) = s.trim().split_once('/').ok_or_else(bad)?;
         let index: usize = index.trim().parse().map_err(|_| bad())?;
         let count: usize = count.trim().parse().map_err(|_| bad())?;
-        if index == 0 || index > count || count > MAX_SHARDS {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
+        Shard::new(index, count).ok_or_else(bad)
     }
 }
 
@@ -58,6 +55,11 @@ impl fmt::Display for Shard {
 }
 
 impl Shard {
+    /// Shard `index` of `count`, if `1 ≤ index ≤ count ≤ MAX_SHARDS`.
+    pub fn new(index: usize, count: usize) -> Option<Shard> {
+        (index >= 1 && index <= count && count <= MAX_SHARDS).then_some(Shard { index, count })
+    }
+
     /// Whether the game pair `game_pair` (see [`Job::game_pair`]) belongs to this shard.
     pub fn holds(&self, game_pair: usize) -> bool {
         game_pair % self.count == self.index - 1
