@@ -401,3 +401,29 @@ fn engine_moves_carry_the_referees_time_and_the_engines_last_score() {
         }
     }
 }
+
+#[test]
+fn match_help_names_merge_shards_and_time_odds_and_merge_stands_alone() {
+    let help = |args: &[&str]| {
+        let output = Command::new(krou()).args(args).output().expect("krou runs");
+        assert!(output.status.success(), "{args:?}");
+        stdout(&output)
+    };
+    let text = help(&["match", "--help"]);
+    for word in [
+        "merge",
+        "--shard <K/N>",
+        "needs --seed",
+        "tc=<TC>",
+        "margin=<MS>",
+    ] {
+        assert!(text.contains(word), "{word}: {text}");
+    }
+    assert!(help(&["match", "merge", "--help"]).contains("<FILE.json>..."));
+    let mixed = Command::new(krou())
+        .args(["match", "--engine", "random", "merge", "a.json"])
+        .output()
+        .expect("krou runs");
+    assert_eq!(mixed.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&mixed.stderr).contains("cannot be used with"));
+}
