@@ -70,7 +70,8 @@ pub struct MatchArgs {
     /// Start each pair of games after this many random legal plies.
     #[arg(long, value_name = "PLIES")]
     pub random_openings: Option<usize>,
-    /// Seed of the schedule, the random openings and the built-in players (default: the clock).
+    /// Seed of the schedule, the random openings and the built-in players (default: the clock;
+    /// required with --shard).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Games played at once.
@@ -101,7 +102,8 @@ pub struct MatchArgs {
     /// files the Aualé GUI opens (it plays only the no-capture grand-slam rule).
     #[arg(long, value_name = "DIR")]
     pub ogn_dir: Option<PathBuf>,
-    /// Write a JSON summary to this file.
+    /// Write a JSON summary to this file (format 2: settings, match id, totals, every game with
+    /// its moves, times and scores; the README's "The JSON summary" describes it).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Keep timestamped protocol logs of every engine in this directory.
