@@ -10,6 +10,8 @@ use super::stats::Estimate;
 use super::summary::Report;
 use crate::rules::Side;
 use serde_json::{Value, json};
+use std::io::{BufWriter, Write};
+use std::path::Path;
 
 /// A finite number as JSON, `null` otherwise.
 fn number(x: f64) -> Value {
@@ -19,9 +21,9 @@ fn number(x: f64) -> Value {
 /// The version of the JSON summary's layout (`"format"`).
 pub const FORMAT: u64 = 2;
 
-/// The JSON summary: match settings, totals and Elo figures per pairing, and the game entries
-/// (see [`game_entry`]), which the caller sorts by round.
-pub fn summary(standings: &Standings, report: &Report, games: Vec<Value>) -> Value {
+/// The JSON summary but its games: match settings and identity, totals and Elo figures per
+/// pairing. [`write`] adds the games.
+pub fn head(standings: &Standings, report: &Report) -> Value {
     let pairings: Vec<Value> = standings
         .pairings
         .iter()
@@ -66,13 +68,35 @@ pub fn summary(standings: &Standings, report: &Report, games: Vec<Value>) -> Val
         "ending": report.ending.describe(),
         "reasons": standings.reasons,
         "pairings": pairings,
-        "games": games,
     });
     if let (Some(merged), Some(object)) = (&report.merged, value.as_object_mut()) {
         object.insert("shards_merged".into(), json!(merged.present));
         object.insert("shards_missing".into(), json!(merged.missing));
     }
     value
+}
+
+/// Writes the summary to `path`: `head`'s fields, then `"games"` (in the order given: sorted by
+/// round), each game's compact JSON on a line of its own, made only when written, so that a long
+/// match needs neither the memory nor the time of one pretty-printed tree.
+pub fn write(
+    path: &Path,
+    head: &Value,
+    games: impl Iterator<Item = String>,
+) -> std::io::Result<()> {
+    let mut out = BufWriter::new(std::fs::File::create(path)?);
+    out.write_all(b"{\n")?;
+    for (key, value) in head.as_object().into_iter().flatten() {
+        let value = serde_json::to_string_pretty(value)?.replace('\n', "\n  ");
+        writeln!(out, "  {}: {value},", Value::from(key.as_str()))?;
+    }
+    out.write_all(b"  \"games\": [")?;
+    for (i, game) in games.enumerate() {
+        out.write_all(if i == 0 { b"\n    " } else { b",\n    " })?;
+        out.write_all(game.as_bytes())?;
+    }
+    out.write_all(b"\n  ]\n}\n")?;
+    out.flush()
 }
 
 /// One game of the JSON summary: players, opening, result, how it ended, its time controls,

@@ -9,9 +9,8 @@
 //! `ending`).
 
 use super::cli::MergeArgs;
-use super::json::{FORMAT, summary};
-use super::runner::write_json;
-use super::shard::Shard;
+use super::json;
+use super::shard_file::{GameLine, ShardFile};
 use super::sprt::Sprt;
 use super::standings::Standings;
 use super::summary::{Ending, Merged, Report, text};
@@ -19,7 +18,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Why shards cannot be merged: what is wrong and in which files.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,78 +31,6 @@ impl fmt::Display for BadMerge {
 }
 
 impl std::error::Error for BadMerge {}
-
-/// One shard's JSON summary, as far as the merge needs it.
-#[derive(Clone, Debug)]
-pub struct ShardFile {
-    /// Where it was read from.
-    pub path: PathBuf,
-    /// The whole summary.
-    pub value: Value,
-    /// Its match identifier.
-    pub match_id: String,
-    /// Its shard (`1/1` for an unsharded match).
-    pub shard: Shard,
-    /// Whether it was a shard (`--shard`) rather than a whole match.
-    pub sharded: bool,
-}
-
-impl ShardFile {
-    /// `shard 2/3`, or `a whole match`.
-    fn describe(&self) -> String {
-        if self.sharded {
-            format!("shard {}", self.shard)
-        } else {
-            "a whole match (no --shard)".into()
-        }
-    }
-}
-
-impl ShardFile {
-    /// Reads and checks the summary at `path`.
-    pub fn read(path: &Path) -> Result<ShardFile, BadMerge> {
-        let name = path.display();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| BadMerge(format!("cannot read {name}: {e}")))?;
-        let value: Value = serde_json::from_str(&text)
-            .map_err(|e| BadMerge(format!("{name} is not JSON: {e}")))?;
-        ShardFile::from_value(path, value)
-    }
-
-    /// Checks a summary read from `path`.
-    pub fn from_value(path: &Path, value: Value) -> Result<ShardFile, BadMerge> {
-        let name = path.display();
-        if value["format"].as_u64() != Some(FORMAT) {
-            return Err(BadMerge(format!(
-                "{name} is not a krou match summary of format {FORMAT} (--json of a match with \
-                 --shard K/N)"
-            )));
-        }
-        let match_id = text_field(&value, "match_id", path)?.to_string();
-        let sharded = !value["shard"].is_null();
-        let shard = match &value["shard"] {
-            Value::Null => Shard { index: 1, count: 1 },
-            shard => {
-                let number = |key: &str| shard[key].as_u64().and_then(|n| usize::try_from(n).ok());
-                number("index")
-                    .zip(number("count"))
-                    .and_then(|(index, count)| Shard::new(index, count))
-                    .ok_or_else(|| {
-                        BadMerge(format!(
-                            "{name}: \"shard\" is not {{\"index\": K, \"count\": N}} with 1 ≤ K ≤ N"
-                        ))
-                    })?
-            }
-        };
-        Ok(ShardFile {
-            path: path.to_path_buf(),
-            value,
-            match_id,
-            shard,
-            sharded,
-        })
-    }
-}
 
 fn text_field<'a>(value: &'a Value, key: &str, path: &Path) -> Result<&'a str, BadMerge> {
     value[key]
@@ -123,11 +50,12 @@ pub fn run(args: &MergeArgs) -> Result<(), BadMerge> {
     let files = args
         .files
         .iter()
-        .map(|p| ShardFile::read(p))
+        .map(|p| ShardFile::read(p).map_err(|e| BadMerge(e.0)))
         .collect::<Result<Vec<_>, _>>()?;
     let (standings, report, games) = merge(&files)?;
     if let Some(path) = &args.json {
-        write_json(path, &summary(&standings, &report, games)).map_err(|e| BadMerge(e.0))?;
+        json::write(path, &json::head(&standings, &report), games.into_iter())
+            .map_err(|e| BadMerge(format!("cannot write {}: {e}", path.display())))?;
     }
     print!("{}", text(&standings, &report));
     let _ = std::io::stdout().flush();
@@ -144,13 +72,13 @@ pub fn run(args: &MergeArgs) -> Result<(), BadMerge> {
 
 /// Merges the shards: their standings recounted from every game, the report one process would
 /// have written (with the shards found and missing), and the game entries sorted by round.
-pub fn merge(files: &[ShardFile]) -> Result<(Standings, Report, Vec<Value>), BadMerge> {
+pub fn merge(files: &[ShardFile]) -> Result<(Standings, Report, Vec<String>), BadMerge> {
     let merged = check_shards(files)?;
     let first = files
         .first()
         .ok_or_else(|| BadMerge("no summary to merge".into()))?;
     let path = first.path.as_path();
-    let top = &first.value;
+    let top = &first.head;
     let names: Vec<String> = strings(&top["engines"], "engines", path)?;
     let mut standings = Standings::new(pairings(top, &names, path)?);
     let games = count_games(files, &names, &mut standings)?;
@@ -193,14 +121,11 @@ fn count_games(
     files: &[ShardFile],
     names: &[String],
     standings: &mut Standings,
-) -> Result<Vec<Value>, BadMerge> {
-    let mut games: BTreeMap<usize, (&Path, &Value)> = BTreeMap::new();
+) -> Result<Vec<String>, BadMerge> {
+    let mut games: BTreeMap<usize, (&Path, &GameLine)> = BTreeMap::new();
     for file in files {
-        let entries = file.value["games"]
-            .as_array()
-            .ok_or_else(|| BadMerge(format!("{}: no \"games\" list", file.path.display())))?;
-        for entry in entries {
-            let round = count_field(entry, "round", &file.path)?;
+        for entry in &file.games {
+            let round = entry.round;
             if let Some((other, _)) = games.insert(round, (&file.path, entry)) {
                 return Err(BadMerge(format!(
                     "round {round} is in both {} and {}: the shards overlap",
@@ -213,7 +138,7 @@ fn count_games(
     }
     Ok(games
         .into_values()
-        .map(|(_, entry)| entry.clone())
+        .map(|(_, entry)| entry.text.clone())
         .collect())
 }
 
@@ -223,7 +148,7 @@ fn ending(files: &[ShardFile], standings: &Standings, sprt: Option<Sprt>) -> End
     let decision = sprt.and_then(|s| standings.tallies.iter().find_map(|t| s.decision(t)));
     let interrupted = files
         .iter()
-        .any(|f| f.value["ending"].as_str() == Some("interrupted"));
+        .any(|f| f.head["ending"].as_str() == Some("interrupted"));
     match decision {
         Some(decision) => Ending::Sprt(decision),
         None if interrupted => Ending::Interrupted,
@@ -299,32 +224,28 @@ fn pairings(top: &Value, names: &[String], path: &Path) -> Result<Vec<(usize, us
 fn count(
     standings: &mut Standings,
     names: &[String],
-    entry: &Value,
+    entry: &GameLine,
     path: &Path,
 ) -> Result<(), BadMerge> {
-    let round = entry["round"].as_u64().unwrap_or_default();
-    let bad = |what: &str| BadMerge(format!("{}: round {round}: {what}", path.display()));
-    let pairing = count_field(entry, "pairing", path)?;
-    let game_pair = count_field(entry, "pair", path)?;
-    let Some(&(first, _)) = standings.pairings.get(pairing) else {
+    let bad = |what: &str| BadMerge(format!("{}: round {}: {what}", path.display(), entry.round));
+    let Some(&(first, _)) = standings.pairings.get(entry.pairing) else {
         return Err(bad("no such pairing"));
     };
     let first = names.get(first).map(String::as_str);
-    let first_side = if entry["south"].as_str() == first {
+    let first_side = if Some(entry.south.as_str()) == first {
         "south"
-    } else if entry["north"].as_str() == first {
+    } else if Some(entry.north.as_str()) == first {
         "north"
     } else {
         return Err(bad("the pairing's first engine does not play"));
     };
-    let score = match entry["winner"].as_str() {
+    let score = match entry.winner.as_deref() {
         None => None,
         Some("draw") => Some(0.5),
         Some(side) if side == first_side => Some(1.0),
         Some("south" | "north") => Some(0.0),
         Some(other) => return Err(bad(&format!("winner '{other}'"))),
     };
-    let reason = entry["reason"].as_str().unwrap_or_default();
-    standings.add_result(pairing, game_pair, score, reason);
+    standings.add_result(entry.pairing, entry.pair, score, &entry.reason);
     Ok(())
 }

@@ -30,6 +30,7 @@ pub mod rng;
 pub mod runner;
 pub mod schedule;
 pub mod shard;
+pub mod shard_file;
 pub mod spec;
 pub mod sprt;
 pub mod standings;

@@ -3,7 +3,7 @@
 
 use super::cli::{BadMatch, MatchArgs};
 use super::identity::Definition;
-use super::json::{game_entry, summary};
+use super::json::{self, game_entry};
 use super::ogn::{Header, from_record, record_file_name, today, write_game};
 use super::openings::{Opening, parse_openings, random_openings};
 use super::play::{Fixture, play_game};
@@ -144,25 +144,16 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
         let mut games = outcome.games;
         games.sort_by_key(|(job, _)| job.round);
         let with_files = context.args.ogn_dir.is_some();
-        let entries = games
-            .iter()
-            .map(|(job, g)| {
-                let file = with_files.then(|| record_file_name(g.round));
-                game_entry(job, g, &names, file)
-            })
-            .collect();
-        write_json(path, &summary(&outcome.standings, &report, entries))?;
+        let entries = games.iter().map(|(job, g)| {
+            let file = with_files.then(|| record_file_name(g.round));
+            game_entry(job, g, &names, file).to_string()
+        });
+        json::write(path, &json::head(&outcome.standings, &report), entries)
+            .map_err(|e| BadMatch(format!("cannot write {}: {e}", path.display())))?;
     }
     print!("{}", text(&outcome.standings, &report));
     let _ = std::io::stdout().flush();
     Ok(outcome.ending)
-}
-
-/// Writes a JSON summary, pretty-printed.
-pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<(), BadMatch> {
-    let text = serde_json::to_string_pretty(value).unwrap_or_default();
-    std::fs::write(path, text + "\n")
-        .map_err(|e| BadMatch(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Starts the workers and handles their results as they come, until all are done.

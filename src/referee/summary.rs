@@ -269,7 +269,7 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("Missing shards: 2 "), "{shown}");
-        let value = crate::referee::json::summary(&standings, &merged, Vec::new());
+        let value = crate::referee::json::head(&standings, &merged);
         assert_eq!(value["shards_missing"], serde_json::json!([2]));
         assert_eq!(value["format"], 2);
         assert!(value["shard"].is_null());
@@ -292,7 +292,7 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains('±'), "{text}");
-        let value = crate::referee::json::summary(&standings, &report, Vec::new());
+        let value = crate::referee::json::head(&standings, &report);
         let pairing = &value["pairings"][0];
         assert_eq!(pairing["elo"], 0.0);
         assert!(
