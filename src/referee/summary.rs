@@ -166,7 +166,7 @@ fn settings_text(report: &Report, odds: bool) -> String {
     };
     if let Some(shard) = report.shard {
         out.push_str(&format!(
-            "Shard {shard} of match {}: {} of its {} games{}\n",
+            "Shard {shard} of match {}: {} of the match's {} games{}\n",
             report.match_id,
             report.planned,
             report.scheduled,
@@ -254,7 +254,7 @@ mod tests {
         );
         assert!(shown.contains("Margins: a 50 ms, b 200 ms\n"), "{shown}");
         assert!(
-            shown.contains("Shard 2/3 of match 00ff: 4 of its 10 games\n"),
+            shown.contains("Shard 2/3 of match 00ff: 4 of the match's 10 games\n"),
             "{shown}"
         );
         let mut merged = report();
