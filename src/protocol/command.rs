@@ -25,6 +25,10 @@ pub enum Command {
     PonderHit,
     /// `quit`: stop any search, print its `bestmove`, exit.
     Quit,
+    /// `debug [on|off]`: diagnostics as `info string debug: …` lines (bare `debug` is `on`).
+    Debug(bool),
+    /// `register …`: accepted with whatever follows; Krou needs no registration.
+    Register,
     /// `d`: draw the board (an extension).
     Display,
     /// `perft <depth>`: count leaf nodes (an extension).
@@ -96,6 +100,9 @@ pub struct Go {
     pub ponder: bool,
     /// `searchmoves <moves>`: consider only these (checked for legality by the session).
     pub searchmoves: Vec<At<Move>>,
+    /// What the parser changed or skipped so that the `go` can run, each message with the
+    /// column of the word it is about (printed as `info string warning: …`).
+    pub warnings: Vec<At<String>>,
 }
 
 /// What `query` asks.

@@ -15,6 +15,9 @@ use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
+/// The `movetime` of a `go` whose skipped words left nothing to end the search.
+pub const FALLBACK_MOVETIME_MS: u64 = 1000;
+
 /// Whether the session goes on after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -29,6 +32,21 @@ pub enum Flow {
 struct Running {
     generation: u64,
     control: Arc<Control>,
+    kind: RunKind,
+}
+
+/// What a running `go` is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RunKind {
+    /// A search on its own thread, which prints its `bestmove`.
+    Search,
+    /// `go ponder` or `go infinite` in a finished game: nothing to search, so no thread; the
+    /// session prints `bestmove 0000` once `stop` (or, pondering only, `ponderhit`) comes, as
+    /// for any pondering or infinite search.
+    GameOver {
+        /// `go infinite`: only `stop` (or `quit`) ends it.
+        infinite: bool,
+    },
 }
 
 /// The protocol state machine.
@@ -46,6 +64,8 @@ pub struct Session<E: Engine> {
     tables_on: bool,
     /// The `EndgameDatabase` directory, if set.
     endgame_dir: Option<PathBuf>,
+    /// `debug on`: diagnostics as `info string debug: …` lines.
+    debug: bool,
 }
 
 impl<E: Engine> Session<E> {
@@ -64,6 +84,7 @@ impl<E: Engine> Session<E> {
             tables: TableSource::default(),
             tables_on: false,
             endgame_dir: None,
+            debug: false,
         }
     }
 
@@ -101,11 +122,8 @@ impl<E: Engine> Session<E> {
     pub fn handle(&mut self, event: Event) -> Flow {
         match event {
             Event::Line(line) => self.line(&line),
-            Event::NotText(offset) => {
-                self.reject(
-                    "(not text)",
-                    format!("the line is not UTF-8 text (byte {})", offset + 1),
-                );
+            Event::NotText(offset, lossy) => {
+                self.not_text(offset, &lossy);
                 Flow::Continue
             }
             Event::End => {
@@ -128,9 +146,34 @@ impl<E: Engine> Session<E> {
     /// Stops the running search and waits for its `bestmove` (at `quit` or end of input).
     pub fn finish(&mut self) {
         if let Some(running) = self.running.take() {
-            running.control.stop();
+            match running.kind {
+                RunKind::Search => running.control.stop(),
+                RunKind::GameOver { .. } => self.send(Response::BestMove {
+                    best: None,
+                    ponder: None,
+                }),
+            }
         }
         self.engine.join();
+    }
+
+    /// A line that is not UTF-8 text: refused, but a `go` must still get its `bestmove`, so a
+    /// line whose first word is `go` runs with the bad bytes read as U+FFFD (and warned about).
+    fn not_text(&mut self, offset: usize, lossy: &str) {
+        let message = format!("the line is not UTF-8 text (byte {})", offset + 1);
+        let go = match parse_command(lossy) {
+            Ok(Command::Go(go)) if lossy.split_whitespace().next() == Some("go") => go,
+            _ => return self.reject("(not text)", message),
+        };
+        log::debug!("> {} (not UTF-8)", lossy.escape_debug());
+        if self.running.is_none() {
+            self.send(Response::Warning(format!(
+                "{message}: read with U+FFFD in place of the bad bytes"
+            )));
+        }
+        if let Err(e) = self.go(go) {
+            self.reject(lossy, e);
+        }
     }
 
     fn line(&mut self, line: &str) -> Flow {
@@ -171,9 +214,14 @@ impl<E: Engine> Session<E> {
             Command::SetOption(set) => self.set_option(set)?,
             Command::Position(position) => self.position(position)?,
             Command::Go(go) => self.go(go)?,
-            Command::Stop => self.with_running(|control| control.stop()),
-            Command::PonderHit => self.with_running(|control| control.ponderhit()),
+            Command::Stop => self.stop(),
+            Command::PonderHit => self.ponderhit(),
             Command::Quit => return Ok(Flow::Quit),
+            Command::Debug(on) => {
+                self.debug = on;
+                self.diagnose(|| "on".to_string());
+            }
+            Command::Register => self.diagnose(|| "register: nothing to register".to_string()),
             Command::Display => self.display(),
             Command::Perft(depth) => self.perft(depth)?,
             Command::Bench(depth) => self.bench(depth)?,
@@ -191,10 +239,40 @@ impl<E: Engine> Session<E> {
         }
     }
 
-    fn with_running(&self, act: impl FnOnce(&Control)) {
+    /// `stop`: the running search ends and prints its `bestmove`.
+    fn stop(&mut self) {
         match &self.running {
-            Some(running) => act(&running.control),
-            None => log::debug!("no search to stop or ponderhit; ignored"),
+            Some(running) if running.kind == RunKind::Search => running.control.stop(),
+            Some(_) => self.end_game_over_wait(),
+            None => log::debug!("no search to stop; ignored"),
+        }
+    }
+
+    /// `ponderhit`: the pondering search becomes a normal one.
+    fn ponderhit(&mut self) {
+        match &self.running {
+            Some(running) if running.kind == RunKind::Search => running.control.ponderhit(),
+            Some(running) if running.kind == (RunKind::GameOver { infinite: true }) => {
+                log::debug!("ponderhit on an infinite go; it waits for stop");
+            }
+            Some(_) => self.end_game_over_wait(),
+            None => log::debug!("no search to ponderhit; ignored"),
+        }
+    }
+
+    /// Ends a `go ponder` or `go infinite` in a finished game with its `bestmove 0000`.
+    fn end_game_over_wait(&mut self) {
+        self.running = None;
+        self.send(Response::BestMove {
+            best: None,
+            ponder: None,
+        });
+    }
+
+    /// Prints a diagnostic while `debug on` (built only then).
+    fn diagnose(&self, message: impl FnOnce() -> String) {
+        if self.debug {
+            self.send(Response::Debug(message()));
         }
     }
 
@@ -240,6 +318,11 @@ impl<E: Engine> Session<E> {
             let column = value.map_or(0, |v| v.column);
             self.game = replay(&self.game, rule).map_err(|e| format!("{e} (column {column})"))?;
         }
+        if let Change::Ignored(name) = change {
+            self.diagnose(|| {
+                format!("option {name} is another engine's or GUI's: accepted, changes nothing")
+            });
+        }
         self.options.apply(change);
         if matches!(change, Change::GrandSlam(_)) {
             self.request_tables();
@@ -280,45 +363,153 @@ impl<E: Engine> Session<E> {
         Ok(())
     }
 
-    fn go(&mut self, go: Go) -> Result<(), String> {
+    /// `go`: always one `bestmove` when idle. Warnings first (what the parser changed or
+    /// skipped, illegal `searchmoves`), then the game-over answer or the search.
+    fn go(&mut self, mut go: Go) -> Result<(), String> {
         self.idle("go")?;
+        for warning in &go.warnings {
+            self.send(Response::Warning(format!(
+                "{} (column {})",
+                warning.value, warning.column
+            )));
+        }
+        self.generation += 1;
         if let Some(outcome) = self.game.outcome() {
             self.send(Response::GameOver(outcome));
-            self.send(Response::BestMove {
-                best: None,
-                ponder: None,
-            });
+            if go.ponder || go.infinite {
+                self.diagnose(|| {
+                    format!(
+                        "go #{}: the game is over; bestmove 0000 comes at stop{}",
+                        self.generation,
+                        if go.infinite { "" } else { " or ponderhit" }
+                    )
+                });
+                self.running = Some(Running {
+                    generation: self.generation,
+                    control: Arc::new(Control::new(go.ponder)),
+                    kind: RunKind::GameOver {
+                        infinite: go.infinite,
+                    },
+                });
+            } else {
+                self.send(Response::BestMove {
+                    best: None,
+                    ponder: None,
+                });
+            }
             return Ok(());
         }
-        let legal = self.game.legal_moves();
-        if let Some(At { value, column }) = go.searchmoves.iter().find(|m| !legal.contains(m.value))
-        {
-            return Err(format!(
-                "searchmoves: '{value}' (column {column}) is not a legal move here (legal: {legal})"
-            ));
+        let before = go.searchmoves.len();
+        go.searchmoves = self.legal_searchmoves(&go.searchmoves);
+        let warned = !go.warnings.is_empty() || go.searchmoves.len() < before;
+        let mut limits = self.limits(&go);
+        if warned && limits.is_unbounded() && !go.infinite && !go.ponder {
+            // Something was skipped and nothing is left to end the search: the line meant a
+            // search with an end, so it gets one rather than waiting for a stop.
+            limits.movetime = Some(Duration::from_millis(FALLBACK_MOVETIME_MS));
+            self.send(Response::Warning(format!(
+                "nothing left to end the search: searching {FALLBACK_MOVETIME_MS} ms (column 1)"
+            )));
         }
-        let limits = self.limits(&go);
-        self.generation += 1;
+        self.diagnose(|| self.describe_go(&go, &limits));
         let control = Arc::new(Control::new(go.ponder));
         self.running = Some(Running {
             generation: self.generation,
             control: Arc::clone(&control),
+            kind: RunKind::Search,
         });
         let job = Job {
             generation: self.generation,
             game: self.game.clone(),
             limits,
             control,
+            proven_score: self.options.proven_score,
         };
         self.engine.set_tables(self.tables.current());
         self.engine.start(job, &self.output, &self.events);
         Ok(())
     }
 
+    /// The `searchmoves` that are legal here, with a warning for each one that is not; none
+    /// legal (or none given) means every legal move.
+    fn legal_searchmoves(&self, moves: &[At<crate::rules::Move>]) -> Vec<At<crate::rules::Move>> {
+        let legal = self.game.legal_moves();
+        for At { value, column } in moves.iter().filter(|m| !legal.contains(m.value)) {
+            self.send(Response::Warning(format!(
+                "searchmoves: skipped '{value}', not a legal move here (legal: {legal}) (column {column})"
+            )));
+        }
+        let kept: Vec<_> = moves
+            .iter()
+            .filter(|m| legal.contains(m.value))
+            .copied()
+            .collect();
+        if let (true, Some(first)) = (kept.is_empty(), moves.first()) {
+            self.send(Response::Warning(format!(
+                "searchmoves: no legal move left, searching every move (column {})",
+                first.column
+            )));
+        }
+        kept
+    }
+
+    /// The `debug on` line of a `go`: its limits as the search will use them, its time plan,
+    /// and the search's settings.
+    fn describe_go(&self, go: &Go, limits: &Limits) -> String {
+        let ms =
+            |d: Option<Duration>| d.map_or("none".to_string(), |d| format!("{} ms", d.as_millis()));
+        let (soft, hard) = crate::search::time_plan(limits);
+        let tables = self
+            .tables
+            .current()
+            .and_then(|t| t.max_seeds())
+            .map_or("none ready".to_string(), |n| format!("to {n} seeds"));
+        format!(
+            "go #{}: depth {}, nodes {}, movetime {}, clock {}, {}{}; time plan: soft {}, hard {}; threads {}, hash {} MiB, endgame tables {tables}",
+            self.generation,
+            limits.depth.map_or("none".to_string(), |d| d.to_string()),
+            limits.nodes.map_or("none".to_string(), |n| n.to_string()),
+            ms(limits.movetime),
+            limits.clock.map_or("none".to_string(), |c| format!(
+                "{} ms + {} ms",
+                c.remaining.as_millis(),
+                c.increment.as_millis()
+            )),
+            if go.ponder { "ponder" } else { "no ponder" },
+            if limits.infinite { ", infinite" } else { "" },
+            ms(soft),
+            ms(hard),
+            self.options.settings.threads,
+            self.options.settings.hash_mib,
+        )
+    }
+
+    /// The search limits of `go`. The clock is the side to move's; when only the other
+    /// side's is given (a client that mixed up the sides), that one is used, with a warning.
     fn limits(&self, go: &Go) -> Limits {
-        let (time, increment) = match self.game.position().side_to_move() {
-            Side::South => (go.south_time, go.south_increment),
-            Side::North => (go.north_time, go.north_increment),
+        let side = self.game.position().side_to_move();
+        let (own, other) = match side {
+            Side::South => (
+                (go.south_time, go.south_increment),
+                (go.north_time, go.north_increment),
+            ),
+            Side::North => (
+                (go.north_time, go.north_increment),
+                (go.south_time, go.south_increment),
+            ),
+        };
+        let (time, increment) = match (own.0, other.0) {
+            (None, Some(_)) => {
+                let (mine, theirs) = match side {
+                    Side::South => ("wtime", "btime"),
+                    Side::North => ("btime", "wtime"),
+                };
+                self.send(Response::Warning(format!(
+                    "no '{mine}' for {side}, the side to move: using '{theirs}' (column 1)"
+                )));
+                other
+            }
+            _ => own,
         };
         Limits {
             depth: go.depth,
