@@ -6,16 +6,16 @@
 //! Size: 2,000 cases of 500 lines for the session (1,000,000 lines) plus 200,000 lines for
 //! the parser alone and 5,000 lines for the binary.
 
-use krou::protocol::{Command, Engine, Event, Flow, Job, Output, Session, parse_command};
-use krou::rules::{GrandSlam, Position, perft_report};
-use krou::search::Settings;
+mod common;
+
+use common::inline::{InlineEngine, Sink};
+use krou::protocol::{Command, Event, Flow, Output, Session, parse_command};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRunner};
 use std::io::Write;
 use std::process::{Command as Process, Stdio};
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{Receiver, channel};
 
 /// Valid lines to start from.
 const CORPUS: &[&str] = &[
@@ -46,6 +46,13 @@ const CORPUS: &[&str] = &[
     "go wtime 1000 btime 1000 winc 10 binc 10 movestogo 20",
     "go p1time 300 p2time 300",
     "go searchmoves A B",
+    "go movetime 100 depth 127",
+    "go mate 5",
+    "debug on",
+    "debug off",
+    "register later",
+    "setoption name ProvenScore value mate",
+    "setoption name EngineTurn value south",
     "stop",
     "ponderhit",
     "d",
@@ -80,6 +87,12 @@ const WORDS: &[&str] = &[
     "infinite",
     "ponder",
     "searchmoves",
+    "debug",
+    "register",
+    "on",
+    "off",
+    "ProvenScore",
+    "EngineTurn",
     "stop",
     "ponderhit",
     "quit",
@@ -154,94 +167,6 @@ fn line() -> impl Strategy<Value = String> {
     let soup = prop::collection::vec(prop::sample::select(WORDS), 0..8).prop_map(|w| w.join(" "));
     let random = "[^\n]{0,40}";
     prop_oneof![3 => corpus, 4 => mutated, 2 => soup, 1 => random]
-}
-
-/// A collecting output.
-#[derive(Clone, Default)]
-struct Sink(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().expect("sink lock").extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Sink {
-    fn take_lines(&self) -> Vec<String> {
-        let bytes = std::mem::take(&mut *self.0.lock().expect("sink lock"));
-        String::from_utf8(bytes)
-            .expect("output is text")
-            .lines()
-            .map(str::to_string)
-            .collect()
-    }
-}
-
-/// A search that has started and not yet printed its `bestmove`.
-struct Pending {
-    job: Job,
-    output: Output,
-    events: Sender<Event>,
-}
-
-impl Pending {
-    /// Ends it as a search does: report the end, then print the one `bestmove`.
-    fn finish(self) {
-        let _ = self.events.send(Event::SearchDone(self.job.generation));
-        self.output.send(&krou::protocol::Response::BestMove {
-            best: self.job.game.legal_moves().next(),
-            ponder: None,
-        });
-    }
-
-    fn may_end(&self) -> bool {
-        let control = &self.job.control;
-        control.is_stopped() || !(self.job.limits.infinite || control.is_pondering())
-    }
-}
-
-/// An engine that answers at once: a search ends as soon as its limits let it.
-#[derive(Clone, Default)]
-struct InlineEngine {
-    pending: Arc<Mutex<Option<Pending>>>,
-}
-
-impl InlineEngine {
-    /// Ends the pending search if it may end now.
-    fn step(&self) {
-        let mut pending = self.pending.lock().expect("pending lock");
-        if pending.as_ref().is_some_and(Pending::may_end) {
-            if let Some(search) = pending.take() {
-                search.finish();
-            }
-        }
-    }
-}
-
-impl Engine for InlineEngine {
-    fn configure(&mut self, _: Settings) {}
-    fn clear(&mut self) {}
-    fn start(&mut self, job: Job, output: &Output, events: &Sender<Event>) {
-        let pending = Pending {
-            job,
-            output: output.clone(),
-            events: events.clone(),
-        };
-        *self.pending.lock().expect("pending lock") = Some(pending);
-    }
-    fn join(&mut self) {
-        if let Some(search) = self.pending.lock().expect("pending lock").take() {
-            search.finish();
-        }
-    }
-    fn perft(&mut self, position: &Position, depth: u32, rule: GrandSlam) -> Vec<String> {
-        // Capped so that mutated depths keep the fuzzing fast; the real perft is in transcripts.
-        perft_report(position, depth.min(2), rule)
-    }
 }
 
 struct Harness {
@@ -429,7 +354,9 @@ fn a_line_that_is_not_text_gets_one_error_and_changes_nothing() {
         .session
         .handle(Event::Line("position startpos moves FbAf".to_string()));
     let before = harness.session.game().clone();
-    harness.session.handle(Event::NotText(3));
+    harness
+        .session
+        .handle(Event::NotText(3, "d\u{fffd}".to_string()));
     assert_eq!(
         harness.sink.take_lines(),
         ["info string error: the line is not UTF-8 text (byte 4)"]

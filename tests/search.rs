@@ -412,3 +412,26 @@ fn pondering_waits_for_ponderhit_then_keeps_its_time() {
     assert!(done_at >= hit_at, "the search ended before ponderhit");
     assert!(done_at - hit_at < Duration::from_millis(50 + 100));
 }
+
+#[test]
+fn seldepth_is_never_below_depth_even_when_every_line_ends_early() {
+    // North wins in two moves: from depth 3 on, every line ends before the nominal depth.
+    let position: Position = "0-0-0-0-0-2-0-1-0-0-0-0-22-23-N"
+        .parse()
+        .expect("a diagram");
+    let game = Game::new(position, GrandSlam::default());
+    let mut searcher = Searcher::new(Settings::default());
+    let (_, infos) = search(&mut searcher, &game, &depth(40));
+    assert!(
+        infos.iter().any(|i| i.depth == 40),
+        "the search reaches depth 40"
+    );
+    for info in &infos {
+        assert!(info.seldepth >= info.depth, "{info:?}");
+    }
+    // Random middle games too.
+    for game in sample_games(20, 7) {
+        let (_, infos) = search(&mut searcher, &game, &depth(8));
+        assert!(infos.iter().all(|i| i.seldepth >= i.depth), "{infos:?}");
+    }
+}

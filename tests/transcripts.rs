@@ -1,5 +1,6 @@
-//! Replays every `tests/transcripts/*.txt` against the real `krou` binary (see protocol.md for
-//! the transcript format). The transcripts run in parallel; each one is its own engine process.
+//! Replays every `tests/transcripts/*.txt` and every client dialogue `tests/clients/*.txt`
+//! against the real `krou` binary (see protocol.md for the transcript format). The transcripts
+//! run in parallel; each one is its own engine process.
 
 use krou::protocol::replay::replay;
 use krou::protocol::transcript::{Step, Transcript};
@@ -11,7 +12,12 @@ use std::time::Duration;
 const TIMEOUT: Duration = Duration::from_secs(8);
 
 fn transcripts() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
+    transcripts_in("tests/transcripts")
+}
+
+/// The `.txt` files of a directory of the repository, sorted.
+fn transcripts_in(dir: &str) -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("the transcripts directory is readable")
         .filter_map(|entry| entry.ok().map(|e| e.path()))
@@ -27,13 +33,8 @@ fn engine() -> Command {
     command
 }
 
-#[test]
-fn every_transcript_replays_against_the_binary() {
-    let files = transcripts();
-    assert!(
-        files.len() >= 8,
-        "expected the transcripts, found {files:?}"
-    );
+/// Replays every file (in parallel) and lists the failures.
+fn replay_all(files: Vec<PathBuf>) -> Vec<String> {
     let runs: Vec<_> = files
         .into_iter()
         .map(|path| {
@@ -47,16 +48,113 @@ fn every_transcript_replays_against_the_binary() {
             })
         })
         .collect();
-    let failures: Vec<String> = runs
-        .into_iter()
+    runs.into_iter()
         .map(|run| run.join().expect("a replay thread finishes"))
         .filter_map(|(path, result)| result.err().map(|e| format!("{}: {e}", path.display())))
-        .collect();
+        .collect()
+}
+
+#[test]
+fn every_transcript_replays_against_the_binary() {
+    let files = transcripts();
+    assert!(
+        files.len() >= 8,
+        "expected the transcripts, found {files:?}"
+    );
+    let failures = replay_all(files);
     assert!(
         failures.is_empty(),
         "failed transcripts:\n{}",
         failures.join("\n")
     );
+}
+
+#[test]
+fn every_client_dialogue_replays_against_the_binary() {
+    let files = transcripts_in("tests/clients");
+    let names: Vec<String> = files
+        .iter()
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .collect();
+    for client in [
+        "tournament-runner-thinking",
+        "tournament-runner-pondering",
+        "auale-level-1",
+        "auale-level-2",
+        "auale-level-3",
+        "auale-level-4",
+        "cutechess-clock",
+    ] {
+        assert!(
+            names.iter().any(|n| n == client),
+            "no {client} in {names:?}"
+        );
+    }
+    let failures = replay_all(files);
+    assert!(
+        failures.is_empty(),
+        "failed client dialogues:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// The lines a transcript sends, in order.
+fn sent_lines(relative: &str) -> Vec<String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative);
+    let transcript: Transcript = std::fs::read_to_string(path)
+        .expect("the transcript is readable")
+        .parse()
+        .expect("the transcript is well formed");
+    transcript
+        .steps
+        .iter()
+        .filter_map(|(_, step)| match step {
+            Step::Send(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_tournament_runner_opening_is_sent_verbatim() {
+    // The lines the runner sent when Krou hung (issue 12), in its order.
+    let verbatim = [
+        "uci",
+        "debug on",
+        "ucinewgame",
+        "isready",
+        "setoption name EngineTurn value south",
+        "position startpos",
+        "go movetime 100 depth 127",
+    ];
+    let sent = sent_lines("tests/clients/tournament-runner-thinking.txt");
+    assert_eq!(sent[..verbatim.len()], verbatim);
+    let pondering = sent_lines("tests/clients/tournament-runner-pondering.txt");
+    for line in ["go ponder", "stop", "go movetime 100 depth 127"] {
+        assert!(
+            pondering.iter().any(|l| l == line),
+            "{line} in {pondering:?}"
+        );
+    }
+    assert!(sent.iter().any(|l| l == "position startpos moves FfCc"));
+}
+
+#[test]
+fn each_auale_level_sends_its_go() {
+    for (level, go) in [
+        (1, "go depth 2 movetime 600"),
+        (2, "go depth 6 movetime 1200"),
+        (3, "go depth 16 movetime 2400"),
+        (4, "go movetime 3600"),
+    ] {
+        let sent = sent_lines(&format!("tests/clients/auale-level-{level}.txt"));
+        assert!(sent.iter().any(|l| l == go), "level {level}: {sent:?}");
+        assert_eq!(
+            sent.iter().any(|l| l == "go ponder"),
+            level >= 3,
+            "level {level} ponders from level 3: {sent:?}"
+        );
+    }
 }
 
 #[test]

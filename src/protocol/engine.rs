@@ -1,7 +1,7 @@
 //! The work the session hands off: searches, run on their own thread so that the session keeps
 //! answering `isready`, `stop`, `ponderhit` and `quit`, and perft.
 
-use super::response::{Output, Response};
+use super::response::{Output, ProvenScore, Response};
 use crate::egdb::Tables;
 use crate::rules::{Game, GrandSlam, Position, perft_report};
 use crate::search::{Control, Found, Limits, Searcher, Settings};
@@ -16,8 +16,9 @@ use std::time::Duration;
 pub enum Event {
     /// One input line, without its line end.
     Line(String),
-    /// An input line that is not UTF-8 text: the byte offset of the first bad byte.
-    NotText(usize),
+    /// An input line that is not UTF-8 text: the byte offset of the first bad byte, and the
+    /// line with each bad sequence replaced by U+FFFD (a `go` is still read from it).
+    NotText(usize, String),
     /// End of input (means `quit`).
     End,
     /// The search of this generation has ended; its `bestmove` follows at once.
@@ -35,6 +36,8 @@ pub struct Job {
     pub limits: Limits,
     /// The flags the session sets (`stop`, `ponderhit`); fresh for every search.
     pub control: Arc<Control>,
+    /// How the `info` lines show proven results (the `ProvenScore` option).
+    pub proven_score: ProvenScore,
 }
 
 /// What runs searches and perft for a session.
@@ -156,10 +159,11 @@ fn run(
         game,
         limits,
         control,
+        proven_score,
     } = job;
     let searched = catch_unwind(AssertUnwindSafe(|| {
         searcher.search(&game, &limits, &control, &mut |info| {
-            output.send(&Response::Info(info.clone()));
+            output.send(&Response::Info(info.clone(), proven_score));
         })
     }));
     let found = match searched {

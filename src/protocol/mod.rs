@@ -67,7 +67,10 @@ pub fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
                 }
                 match String::from_utf8(std::mem::take(&mut buffer)) {
                     Ok(line) => Event::Line(line),
-                    Err(e) => Event::NotText(e.utf8_error().valid_up_to()),
+                    Err(e) => {
+                        let offset = e.utf8_error().valid_up_to();
+                        Event::NotText(offset, String::from_utf8_lossy(e.as_bytes()).into_owned())
+                    }
                 }
             }
             Err(e) => {

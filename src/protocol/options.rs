@@ -1,5 +1,6 @@
 //! The engine's options: their `option` lines, their values, and `setoption` checking.
 
+use super::response::ProvenScore;
 use crate::rules::GrandSlam;
 use crate::search::Settings;
 use std::time::Duration;
@@ -30,6 +31,8 @@ pub struct Options {
     pub grand_slam: GrandSlam,
     /// `MultiPV`: how many best lines a search reports (analysis; play uses the first).
     pub multi_pv: usize,
+    /// `ProvenScore`: how `info` lines show a proven result.
+    pub proven_score: ProvenScore,
 }
 
 impl Default for Options {
@@ -41,6 +44,7 @@ impl Default for Options {
             own_book: false,
             grand_slam: GrandSlam::default(),
             multi_pv: 1,
+            proven_score: ProvenScore::default(),
         }
     }
 }
@@ -62,6 +66,11 @@ pub enum Change {
     GrandSlam(GrandSlam),
     /// `MultiPV`.
     MultiPv(usize),
+    /// `ProvenScore`.
+    ProvenScore(ProvenScore),
+    /// An option other engines or their GUIs define that asks nothing of Krou's play (one of
+    /// [`IGNORED`], by its canonical name): accepted, changes nothing.
+    Ignored(&'static str),
 }
 
 impl Change {
@@ -92,8 +101,23 @@ impl std::fmt::Display for OptionError {
     }
 }
 
+/// Options that other engines or their GUIs and runners send, accepted without a word because
+/// they ask nothing of Krou's play: UCI's informative options (the GUI telling the engine
+/// about its mode, its opponent, what it displays) and `EngineTurn` (the Java Oware runner
+/// telling an engine its side; Krou reads the side to move from `position`). Options that
+/// would change play if they were carried out (`UCI_LimitStrength`, `UseLeaves`, …) are not
+/// here: they stay unknown, so that nobody believes a setting took effect.
+pub const IGNORED: [&str; 6] = [
+    "UCI_AnalyseMode",
+    "UCI_Opponent",
+    "UCI_EngineAbout",
+    "UCI_ShowCurrLine",
+    "UCI_ShowRefutations",
+    "EngineTurn",
+];
+
 /// The names, as `uci` lists them.
-pub const NAMES: [&str; 8] = [
+pub const NAMES: [&str; 9] = [
     "Hash",
     "Threads",
     "MoveOverhead",
@@ -102,6 +126,7 @@ pub const NAMES: [&str; 8] = [
     "GrandSlam",
     "EndgameDatabase",
     "MultiPV",
+    "ProvenScore",
 ];
 
 /// The `EndgameDatabase` value that means no directory (the built-in tables).
@@ -136,12 +161,20 @@ impl Options {
                 "name MultiPV type spin default {} min 1 max {MAX_MULTI_PV}",
                 defaults.multi_pv
             ),
+            format!(
+                "name ProvenScore type combo default {} {}",
+                defaults.proven_score,
+                ProvenScore::ALL.map(|p| format!("var {p}")).join(" ")
+            ),
         ]
     }
 
     /// Reads `setoption name <name> value <value>` into a change, or says what is wrong.
     /// Names are matched ignoring ASCII case; values are range-checked.
     pub fn read(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
+        if let Some(ignored) = IGNORED.iter().find(|n| n.eq_ignore_ascii_case(name)) {
+            return Ok(Change::Ignored(ignored));
+        }
         let Some(canonical) = NAMES.iter().find(|n| n.eq_ignore_ascii_case(name)) else {
             return Err(OptionError::UnknownName(format!(
                 "unknown option '{}' (options: {})",
@@ -170,6 +203,13 @@ impl Options {
             "Ponder" => Change::Ponder(check(canonical, value)?),
             "OwnBook" => Change::OwnBook(check(canonical, value)?),
             "MultiPV" => Change::MultiPv(spin(canonical, value, 1, MAX_MULTI_PV as u64)? as usize),
+            "ProvenScore" => Change::ProvenScore(value.parse().map_err(|_| {
+                format!(
+                    "option {canonical} must be {}, not '{}'",
+                    ProvenScore::ALL.map(|p| p.to_string()).join(" or "),
+                    value.escape_debug()
+                )
+            })?),
             _ => Change::GrandSlam(
                 value
                     .parse()
@@ -188,6 +228,8 @@ impl Options {
             Change::OwnBook(on) => self.own_book = on,
             Change::GrandSlam(rule) => self.grand_slam = rule,
             Change::MultiPv(lines) => self.multi_pv = lines,
+            Change::ProvenScore(form) => self.proven_score = form,
+            Change::Ignored(_) => {}
         }
     }
 }

@@ -1,7 +1,7 @@
 //! What the engine writes on stdout, one line per [`Response`], and the shared, flushed writer.
 
 use crate::rules::{Move, Outcome, format_moves};
-use crate::search::Info;
+use crate::search::{Info, Score};
 use std::fmt;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -19,12 +19,16 @@ pub enum Response {
     UciOk,
     /// `readyok`.
     ReadyOk,
-    /// `info depth … pv …`: a search progress report.
-    Info(Info),
+    /// `info depth … pv …`: a search progress report, its proven scores shown in this form.
+    Info(Info, ProvenScore),
     /// `info string game over: <reason> <south>-<north>`.
     GameOver(Outcome),
     /// `info string error: …`: a rejected line.
     Error(String),
+    /// `info string warning: …`: what was changed or skipped so that a command could run.
+    Warning(String),
+    /// `info string debug: …`: a diagnostic while `debug on`.
+    Debug(String),
     /// `bestmove <move> [ponder <move>]`, or `bestmove 0000` when there is no move.
     BestMove {
         /// The move to play.
@@ -49,9 +53,11 @@ impl fmt::Display for Response {
             Response::Option(text) => write!(f, "option {text}"),
             Response::UciOk => f.write_str("uciok"),
             Response::ReadyOk => f.write_str("readyok"),
-            Response::Info(info) => write_info(f, info),
+            Response::Info(info, proven) => write_info(f, info, *proven),
             Response::GameOver(outcome) => write!(f, "info string game over: {outcome}"),
             Response::Error(message) => write!(f, "info string error: {message}"),
+            Response::Warning(message) => write!(f, "info string warning: {message}"),
+            Response::Debug(message) => write!(f, "info string debug: {message}"),
             Response::BestMove { best: None, .. } => f.write_str("bestmove 0000"),
             Response::BestMove {
                 best: Some(best),
@@ -66,8 +72,66 @@ impl fmt::Display for Response {
     }
 }
 
+/// How an `info` line shows a proven result (`score mate n`, the game ends in `n` moves).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProvenScore {
+    /// `score cp ±(10000 − n) mate ±n`: GUIs that read only `cp` (the Aualé GUI) show a
+    /// margin above the 48 seeds a game has, unmistakably a proven win or loss; UCI readers
+    /// of `mate` get the number of moves.
+    #[default]
+    CpAndMate,
+    /// `score mate ±n` alone, as UCI writes it.
+    Mate,
+}
+
+/// The `cp` shown beside `mate n`: beyond every real margin (at most 4800), and the closer the
+/// end, the larger.
+pub const PROVEN_CP: i32 = 10_000;
+
+impl ProvenScore {
+    /// Every form, as the `ProvenScore` option lists them.
+    pub const ALL: [ProvenScore; 2] = [ProvenScore::CpAndMate, ProvenScore::Mate];
+
+    /// The score as an `info` line ends it after `score `.
+    pub fn show(self, score: Score) -> String {
+        match (self, score) {
+            (_, Score::Cp(cp)) => format!("cp {cp}"),
+            (ProvenScore::Mate, Score::Mate(n)) => format!("mate {n}"),
+            (ProvenScore::CpAndMate, Score::Mate(n)) => {
+                let cp = if n >= 0 {
+                    PROVEN_CP - n
+                } else {
+                    -PROVEN_CP - n
+                };
+                format!("cp {cp} mate {n}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for ProvenScore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ProvenScore::CpAndMate => "cp-and-mate",
+            ProvenScore::Mate => "mate",
+        })
+    }
+}
+
+impl std::str::FromStr for ProvenScore {
+    type Err = ();
+
+    /// `cp-and-mate` or `mate`, ignoring ASCII case.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ProvenScore::ALL
+            .into_iter()
+            .find(|p| p.to_string().eq_ignore_ascii_case(s))
+            .ok_or(())
+    }
+}
+
 /// `info depth N seldepth N time N nodes N nps N hashfull N tbhits N score cp N pv CbAaEb`.
-fn write_info(f: &mut fmt::Formatter<'_>, info: &Info) -> fmt::Result {
+fn write_info(f: &mut fmt::Formatter<'_>, info: &Info, proven: ProvenScore) -> fmt::Result {
     let micros = info.time.as_micros().max(1);
     let nps = u128::from(info.nodes) * 1_000_000 / micros;
     write!(
@@ -79,7 +143,7 @@ fn write_info(f: &mut fmt::Formatter<'_>, info: &Info) -> fmt::Result {
         info.nodes,
         info.hashfull,
         info.tbhits,
-        info.score
+        proven.show(info.score)
     )?;
     if info.multipv > 0 {
         write!(f, " multipv {}", info.multipv)?;

@@ -42,6 +42,12 @@ impl Thinking {
                     (Some("mate"), Some(n)) => self.score = Some(Score::Mate(n)),
                     _ => {}
                 },
+                // `score cp 9995 mate 5` (Krou's default for proven results): mate wins.
+                "mate" => {
+                    if let Some(n) = words.next().and_then(|w| w.parse().ok()) {
+                        self.score = Some(Score::Mate(n));
+                    }
+                }
                 "pv" | "string" => break,
                 _ => {}
             }
@@ -92,5 +98,14 @@ mod tests {
         assert_eq!(thinking.depth, Some(12));
         thinking.update("info score mate 5 depth x");
         assert_eq!(thinking.to_string(), "#5 12 0.101s");
+    }
+
+    #[test]
+    fn a_proven_score_with_both_cp_and_mate_reads_as_mate() {
+        let mut thinking = Thinking::default();
+        thinking.update("info depth 9 score cp -9993 mate -7 pv Fb");
+        assert_eq!(thinking.score, Some(Score::Mate(-7)));
+        thinking.update("info depth 10 score cp 25 pv Fb");
+        assert_eq!(thinking.score, Some(Score::Cp(25)));
     }
 }

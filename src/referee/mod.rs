@@ -7,14 +7,18 @@
 //! forfeit each lose with a named reason ([`fault`]). Clocks follow [`tc`]; openings and colours
 //! follow [`openings`] and [`schedule`]; games are recorded in OGN ([`ogn`], read back by
 //! [`ogn_read`]); results feed [`stats`] (Elo, LOS) and [`sprt`]; [`runner`] plays the games
-//! concurrently, [`summary`] reports them and [`report`] draws them on an HTML page.
+//! concurrently, [`summary`] reports them and [`report`] draws them on an HTML page. A match can
+//! be split into shards ([`shard`]) that run anywhere, known by their match identifier
+//! ([`identity`]), and merged ([`merge`]).
 
 pub mod builtin;
 pub mod cli;
-pub mod detail;
 pub mod engine;
 pub mod fault;
+pub mod identity;
 pub mod info;
+pub mod json;
+pub mod merge;
 pub mod ogn;
 pub mod ogn_read;
 pub mod openings;
@@ -27,6 +31,8 @@ pub mod report;
 pub mod rng;
 pub mod runner;
 pub mod schedule;
+pub mod shard;
+pub mod shard_file;
 pub mod spec;
 pub mod sprt;
 pub mod standings;
@@ -34,23 +40,32 @@ pub mod stats;
 pub mod summary;
 pub mod tc;
 
-pub use cli::{MatchArgs, MatchCommand};
+pub use cli::{MatchArgs, MatchCli, MatchCommand};
 
 use std::process::ExitCode;
 
-/// Runs `krou match`: exit status 0 when the match ended normally (all games, or an SPRT
-/// decision), 130 after Ctrl-C, 2 when it could not start. `krou match report`: 0 when the
-/// page was written, 2 otherwise.
-pub fn main(args: MatchArgs) -> ExitCode {
-    if let Some(MatchCommand::Report(report)) = &args.command {
-        return match report::run(report) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("krou match report: {e}");
-                ExitCode::from(2)
-            }
-        };
+/// Runs `krou match` or its subcommand: a match exits 0 when it ended normally (all games, or
+/// an SPRT decision), 130 after Ctrl-C, 2 when it could not start; `merge` and `report` exit 0
+/// when done, 2 otherwise.
+pub fn main(cli: MatchCli) -> ExitCode {
+    let (done, name) = match cli.command {
+        None => return play(cli.args),
+        Some(MatchCommand::Merge(args)) => (merge::run(&args).map_err(|e| e.to_string()), "merge"),
+        Some(MatchCommand::Report(args)) => {
+            (report::run(&args).map_err(|e| e.to_string()), "report")
+        }
+    };
+    match done {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("krou match {name}: {e}");
+            ExitCode::from(2)
+        }
     }
+}
+
+/// Plays a match.
+fn play(args: MatchArgs) -> ExitCode {
     match runner::run(args) {
         Ok(summary::Ending::Interrupted) => ExitCode::from(130),
         Ok(_) => ExitCode::SUCCESS,

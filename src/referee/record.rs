@@ -4,6 +4,7 @@
 use super::fault::Fault;
 use super::info::Thinking;
 use super::openings::Opening;
+use super::tc::TimeControl;
 use crate::rules::{EndReason, Move, Side};
 use std::fmt;
 use std::time::Duration;
@@ -17,7 +18,8 @@ pub struct PlayedMove {
     pub captured: u8,
     /// What the engine reported before playing it (empty for opening moves and built-ins).
     pub thinking: Thinking,
-    /// Time from `go` to `bestmove` as the referee measured it (`None` for opening moves).
+    /// The time the referee measured from `go` to `bestmove` (`None` for opening moves and
+    /// built-in players).
     pub used: Option<Duration>,
 }
 
@@ -107,6 +109,8 @@ pub struct GameRecord {
     pub north: usize,
     /// The opening it started from.
     pub opening: Opening,
+    /// The time controls of South and North.
+    pub tc: [TimeControl; 2],
     /// Every move, the opening's included.
     pub moves: Vec<PlayedMove>,
     /// The result.

@@ -60,6 +60,13 @@ pub struct Info {
     pub multipv: u32,
 }
 
+/// The time limits a search would set for `limits`, measured from its start: the soft one
+/// (no new iteration after 60% of it) and the hard one (the search ends). `None`: no such
+/// limit. For diagnostics (`debug on`).
+pub fn time_plan(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
+    TimeManager::new(limits).limits()
+}
+
 /// What a search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Found {
@@ -224,7 +231,9 @@ impl Searcher {
                 for (k, (value, pv)) in it.lines.iter().enumerate() {
                     report(&Info {
                         depth: it.depth as u32,
-                        seldepth: it.seldepth as u32,
+                        // Lines that all end before the nominal depth (game ends, tables)
+                        // reach fewer plies; GUIs expect seldepth >= depth.
+                        seldepth: (it.seldepth as u32).max(it.depth as u32),
                         nodes,
                         time: started.elapsed(),
                         score: value::to_score(*value),

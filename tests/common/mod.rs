@@ -1,6 +1,7 @@
 //! Test helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod inline;
 pub mod simple;
 
 /// A small deterministic random number generator (xorshift64*), so tests need no seed files.

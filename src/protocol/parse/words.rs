@@ -8,7 +8,6 @@ use nom::{IResult, Parser};
 use std::fmt;
 
 use super::super::command::Command;
-use super::MAX_TIME_MS;
 
 /// A nom error: the remaining input where it happened and, once known, a message.
 #[derive(Debug)]
@@ -67,8 +66,9 @@ pub(super) fn end<'a>(input: &'a str, command: Command, name: &str) -> Res<'a, C
     }
 }
 
-/// An integer word (optionally negative), as text, with the input at its start.
-fn integer(input: &str) -> Res<'_, Option<(&str, &str)>> {
+/// An integer word (optionally negative), as text, with the input at its start; `None` (and
+/// the input untouched) when the next word is not one.
+pub(super) fn integer(input: &str) -> Res<'_, Option<(&str, &str)>> {
     let (at, _) = space(input)?;
     let (rest, text) = opt(recognize((opt(char('-')), digit1))).parse(at)?;
     match (text, rest.chars().next()) {
@@ -92,23 +92,6 @@ where
         _ => fail(
             at,
             format!("'{key}' must be from {min} to {max}, not {text}"),
-        ),
-    }
-}
-
-/// A time in milliseconds after `key`: negative values are allowed (no time left).
-pub(super) fn time<'a>(input: &'a str, key: &str) -> Res<'a, i64> {
-    let (rest, found) = integer(input)?;
-    let Some((text, at)) = found else {
-        return not_a_number(input, key);
-    };
-    match text.parse::<i64>() {
-        Ok(ms) if ms <= MAX_TIME_MS => Ok((rest, ms)),
-        // Below i64::MIN: still "no time left".
-        Err(_) if text.starts_with('-') => Ok((rest, -1)),
-        _ => fail(
-            at,
-            format!("'{key}' must be at most {MAX_TIME_MS} ms, not {text}"),
         ),
     }
 }

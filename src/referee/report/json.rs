@@ -78,6 +78,11 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// `value`, read from `file`, found at `path`.
+    pub fn at(value: &'a Value, file: &'a str, path: &'a Place<'a>) -> Node<'a> {
+        Node { value, file, path }
+    }
+
     /// An error at this node.
     pub fn error(&self, what: impl Into<String>) -> BadReport {
         BadReport {

@@ -8,9 +8,10 @@
 //! the games in round order ([`series`]), with the crate's own statistics.
 //!
 //! [`model`] reads the JSON (refusing malformed files with where and what, see [`json`]),
-//! [`combine`] joins the shards of one match, [`plot`] draws and [`page`] lays out.
+//! [`plot`] draws and [`page`] lays out. Several files, the shards of one match, are combined by
+//! [`merge`](crate::referee::merge), the code of `krou match merge`, so the page shows the
+//! figures that `krou match merge` prints for them.
 
-pub mod combine;
 pub mod json;
 pub mod model;
 pub mod page;
@@ -19,6 +20,8 @@ pub mod series;
 
 pub use json::BadReport;
 
+use crate::referee::merge;
+use crate::referee::shard_file::ShardFile;
 use serde_json::Value;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -26,7 +29,8 @@ use std::path::{Path, PathBuf};
 /// `krou match report FILE.json… -o FILE.html`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct ReportArgs {
-    /// JSON summaries written by `krou match --json` (several: the shards of one match).
+    /// JSON summaries written by `krou match --json` or `krou match merge --json` (several: the
+    /// shards of one match, combined as `krou match merge` does).
     #[arg(value_name = "FILE.json", required = true, num_args = 1..)]
     pub files: Vec<PathBuf>,
     /// The HTML page to write.
@@ -37,15 +41,11 @@ pub struct ReportArgs {
 /// Why no report was written.
 #[derive(Debug)]
 pub enum ReportError {
-    /// A file that cannot be read, or is not JSON.
-    Read {
-        /// The file.
-        file: String,
-        /// What went wrong.
-        why: String,
-    },
-    /// A JSON file that is not a match summary, or shards of different matches.
+    /// A JSON file that is not a match summary.
     Bad(BadReport),
+    /// Files that `krou match merge` would refuse: not summaries of format 2, of different
+    /// matches, overlapping shards; its message, naming the files.
+    Merge(String),
     /// A plot that could not be drawn.
     Draw(plot::DrawFailed),
     /// The page could not be written.
@@ -60,8 +60,8 @@ pub enum ReportError {
 impl fmt::Display for ReportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReportError::Read { file, why } => write!(f, "{file}: {why}"),
             ReportError::Bad(bad) => write!(f, "{bad}"),
+            ReportError::Merge(why) => f.write_str(why),
             ReportError::Draw(failed) => write!(f, "{failed}"),
             ReportError::Write { file, why } => write!(f, "cannot write {file}: {why}"),
         }
@@ -88,30 +88,63 @@ pub fn html(value: &Value, file: &str) -> Result<String, ReportError> {
     Ok(page::render(&m)?)
 }
 
-/// Writes the page for the match in `value` to `out` (`krou match --report`).
-pub fn write(value: &Value, out: &Path) -> Result<(), ReportError> {
-    let text = html(value, "the match")?;
-    save(out, &text)
+/// Writes the page of a match just played to `out` (`krou match --report`): `head` is its
+/// summary but the games ([`json::head`](crate::referee::json::head)), `games` its game entries
+/// in round order.
+pub fn write(
+    head: &Value,
+    games: impl IntoIterator<Item = Value>,
+    out: &Path,
+) -> Result<(), ReportError> {
+    let m = model::read_parts(head, games.into_iter().map(Ok), "the match")?;
+    save(out, &page::render(&m)?)
 }
 
-/// Reads the files, combines them into one match and writes its page (`krou match report`).
+/// Reads the files and writes their page (`krou match report`). Summaries of format 2 are
+/// combined by `krou match merge`'s code (one file too: a whole match, or one shard); a single
+/// older file, without `format`, is drawn as it is.
 pub fn run(args: &ReportArgs) -> Result<(), ReportError> {
-    let mut shards = Vec::new();
+    let mut files = Vec::new();
     for path in &args.files {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ReportError::Read {
-            file: file.clone(),
-            why: e.to_string(),
-        })?;
-        let value: Value = serde_json::from_str(&text).map_err(|e| ReportError::Read {
-            file: file.clone(),
-            why: format!("not JSON: {e}"),
-        })?;
-        let m = model::read(&value, &file)?;
-        shards.push((file, m));
+        match ShardFile::read(path) {
+            Ok(file) => files.push(file),
+            Err(bad) => {
+                let m = match (args.files.len(), older(path)) {
+                    (1, Some(value)) => model::read(&value, &path.display().to_string())?,
+                    _ => return Err(ReportError::Merge(bad.0)),
+                };
+                return save(&args.out, &page::render(&m)?);
+            }
+        }
     }
-    let m = combine::combine(shards)?;
-    save(&args.out, &page::render(&m)?)
+    save(&args.out, &page::render(&merged(&files)?)?)
+}
+
+/// The files as one match, as `krou match merge` combines them.
+fn merged(files: &[ShardFile]) -> Result<model::Match, ReportError> {
+    let (standings, report, games) = merge::merge(files).map_err(|e| ReportError::Merge(e.0))?;
+    let names: Vec<String> = files.iter().map(|f| f.path.display().to_string()).collect();
+    let label = names.join(" + ");
+    let games = games.into_iter().map(|text| {
+        serde_json::from_str(&text).map_err(|e| BadReport {
+            file: label.clone(),
+            at: "games".into(),
+            what: format!("a game is not JSON: {e}"),
+        })
+    });
+    Ok(model::read_parts(
+        &crate::referee::json::head(&standings, &report),
+        games,
+        &label,
+    )?)
+}
+
+/// The file's JSON if it is an older summary (an object without `format`).
+fn older(path: &Path) -> Option<Value> {
+    let text = std::fs::read_to_string(path).ok()?;
+    serde_json::from_str::<Value>(&text)
+        .ok()
+        .filter(|v| v.is_object() && v.get("format").is_none())
 }
 
 fn save(out: &Path, text: &str) -> Result<(), ReportError> {

@@ -1,7 +1,7 @@
 //! The match as the report sees it, read from a JSON summary (format 2, or the older files
 //! without `format`): strict about the fields it reads, tolerant of optional ones being absent.
 
-use super::json::{BadReport, Node};
+use super::json::{BadReport, Node, Place};
 use crate::referee::sprt::Sprt;
 use crate::rules::Side;
 use serde_json::Value;
@@ -14,8 +14,12 @@ pub const FORMAT: u64 = 2;
 pub struct Match {
     /// Identifies the match across its shards (`None` in files older than format 2).
     pub match_id: Option<String>,
-    /// `(index, count)` of this shard, if sharded.
+    /// `(index, count)` of this shard (`--shard K/N`: 1 ≤ K ≤ N), if one shard alone.
     pub shard: Option<(u64, u64)>,
+    /// The shards a merged summary holds (`shards_merged`; empty when not merged).
+    pub shards_merged: Vec<u64>,
+    /// The shards missing from a merged summary (`shards_missing`).
+    pub shards_missing: Vec<u64>,
     /// Engine names.
     pub engines: Vec<String>,
     /// Each engine's time control (empty when the file has none: then `tc` holds for all).
@@ -127,6 +131,26 @@ pub fn read(value: &Value, file: &str) -> Result<Match, BadReport> {
     if !value.is_object() {
         return Err(root.error("expected a JSON object (a `krou match --json` file)"));
     }
+    root.need("games", |g| g.each(|_| Ok(())))?;
+    let games = value["games"].as_array().into_iter().flatten();
+    read_parts(value, games.map(|g| Ok(g.clone())), file)
+}
+
+/// Reads a match from its fields but `games` (`head`, as [`json::head`] writes them) and its
+/// games, one JSON value at a time (as [`game_entry`] makes them); `file` names it in errors,
+/// where the `n`-th game is `games[n]`.
+///
+/// [`json::head`]: crate::referee::json::head
+/// [`game_entry`]: crate::referee::json::game_entry
+pub fn read_parts(
+    head: &Value,
+    games: impl IntoIterator<Item = Result<Value, BadReport>>,
+    file: &str,
+) -> Result<Match, BadReport> {
+    let root = Node::root(head, file);
+    if !head.is_object() {
+        return Err(root.error("expected a JSON object (a `krou match --json` file)"));
+    }
     root.with("format", |format| match format {
         Some(n) if n.count()? > FORMAT => Err(n.error(format!(
             "format {} is newer than this krou reads (up to {FORMAT})",
@@ -136,7 +160,13 @@ pub fn read(value: &Value, file: &str) -> Result<Match, BadReport> {
         None => Ok(()),
     })?;
     let engines = root.need("engines", |e| e.each(|n| n.string()))?;
-    let game_list = root.need("games", |g| g.each(|n| game(n, &engines)))?;
+    let list = Place::Key(&Place::Root, "games");
+    let mut game_list = Vec::new();
+    for (i, value) in games.into_iter().enumerate() {
+        let value = value?;
+        let place = Place::Index(&list, i);
+        game_list.push(game(Node::at(&value, file, &place), &engines)?);
+    }
     let pairings = root.need("pairings", |p| p.each(|n| pairing(n, &engines)))?;
     if let Some(i) = game_list.iter().position(|g| {
         !pairings
@@ -152,6 +182,8 @@ pub fn read(value: &Value, file: &str) -> Result<Match, BadReport> {
     Ok(Match {
         match_id: root.opt_string("match_id")?,
         shard: root.with("shard", |s| s.map(shard).transpose())?,
+        shards_merged: counts(&root, "shards_merged")?,
+        shards_missing: counts(&root, "shards_missing")?,
         engine_tc: root.with("engine_tc", |t| {
             t.map_or(Ok(Vec::new()), |t| t.each(|n| n.string()))
         })?,
@@ -163,11 +195,19 @@ pub fn read(value: &Value, file: &str) -> Result<Match, BadReport> {
     })
 }
 
+/// Member `key`, a list of whole numbers, or empty when absent.
+fn counts(node: &Node, key: &str) -> Result<Vec<u64>, BadReport> {
+    node.with(key, |n| n.map_or(Ok(Vec::new()), |n| n.each(|n| n.count())))
+}
+
+/// `{"index": K, "count": N}` with 1 ≤ K ≤ N, as `--shard K/N` writes it.
 fn shard(node: Node) -> Result<(u64, u64), BadReport> {
     let index = node.need("index", |n| n.count())?;
     let count = node.need("count", |n| n.count())?;
-    if index >= count {
-        return Err(node.error(format!("shard index {index} is not below count {count}")));
+    if index == 0 || index > count {
+        return Err(node.error(format!(
+            "shard {index}/{count}: shards count from 1 to their number"
+        )));
     }
     Ok((index, count))
 }

@@ -59,7 +59,21 @@ fn header(out: &mut String, m: &Match) {
         facts.push(format!("match {}", escape(id)));
     }
     if let Some((index, count)) = m.shard {
-        facts.push(format!("shard {} of {count}", index + 1));
+        facts.push(format!("shard {index} of {count}"));
+    }
+    if !m.shards_merged.is_empty() || !m.shards_missing.is_empty() {
+        let list = |k: &[u64]| k.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        let count = m.shards_merged.len() + m.shards_missing.len();
+        facts.push(format!(
+            "shards {} of {count} merged",
+            list(&m.shards_merged)
+        ));
+        if !m.shards_missing.is_empty() {
+            facts.push(format!(
+                "shards {} missing (their games are not here)",
+                list(&m.shards_missing)
+            ));
+        }
     }
     if let Some(tc) = &m.tc {
         facts.push(format!("tc {}", escape(tc)));

@@ -217,6 +217,8 @@ mod tests {
         Match {
             match_id: None,
             shard: None,
+            shards_merged: Vec::new(),
+            shards_missing: Vec::new(),
             engines: vec!["a".into(), "b".into()],
             engine_tc: Vec::new(),
             tc: None,

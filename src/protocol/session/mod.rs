@@ -1,19 +1,21 @@
 //! The session: the game, the options and the running search; it executes commands and answers.
 //!
 //! Every rejected line gets exactly one `info string error: …` and leaves the session as it was.
+//! `go` has a module of its own: it is never rejected while idle.
 
-use super::command::{At, Command, Go, PositionCommand, Query, SetOption, Start};
+mod go;
+
+use super::command::{Command, PositionCommand, Query, SetOption, Start};
 use super::engine::{Engine, Event, Job};
 use super::options::{Change, OptionError, Options};
 use super::parse::parse_command;
 use super::response::{Output, Response};
 use super::tablebase::{TableSource, d_line, endgame_dir};
 use crate::rules::{Game, GrandSlam, Position, Side, notation};
-use crate::search::{Clock, Control, Limits};
+use crate::search::Control;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
-use std::time::Duration;
 
 /// Whether the session goes on after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +31,21 @@ pub enum Flow {
 struct Running {
     generation: u64,
     control: Arc<Control>,
+    kind: RunKind,
+}
+
+/// What a running `go` is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RunKind {
+    /// A search on its own thread, which prints its `bestmove`.
+    Search,
+    /// `go ponder` or `go infinite` in a finished game: nothing to search, so no thread; the
+    /// session prints `bestmove 0000` once `stop` (or, pondering only, `ponderhit`) comes, as
+    /// for any pondering or infinite search.
+    GameOver {
+        /// `go infinite`: only `stop` (or `quit`) ends it.
+        infinite: bool,
+    },
 }
 
 /// The protocol state machine.
@@ -46,6 +63,8 @@ pub struct Session<E: Engine> {
     tables_on: bool,
     /// The `EndgameDatabase` directory, if set.
     endgame_dir: Option<PathBuf>,
+    /// `debug on`: diagnostics as `info string debug: …` lines.
+    debug: bool,
 }
 
 impl<E: Engine> Session<E> {
@@ -64,6 +83,7 @@ impl<E: Engine> Session<E> {
             tables: TableSource::default(),
             tables_on: false,
             endgame_dir: None,
+            debug: false,
         }
     }
 
@@ -101,11 +121,8 @@ impl<E: Engine> Session<E> {
     pub fn handle(&mut self, event: Event) -> Flow {
         match event {
             Event::Line(line) => self.line(&line),
-            Event::NotText(offset) => {
-                self.reject(
-                    "(not text)",
-                    format!("the line is not UTF-8 text (byte {})", offset + 1),
-                );
+            Event::NotText(offset, lossy) => {
+                self.not_text(offset, &lossy);
                 Flow::Continue
             }
             Event::End => {
@@ -128,7 +145,13 @@ impl<E: Engine> Session<E> {
     /// Stops the running search and waits for its `bestmove` (at `quit` or end of input).
     pub fn finish(&mut self) {
         if let Some(running) = self.running.take() {
-            running.control.stop();
+            match running.kind {
+                RunKind::Search => running.control.stop(),
+                RunKind::GameOver { .. } => self.send(Response::BestMove {
+                    best: None,
+                    ponder: None,
+                }),
+            }
         }
         self.engine.join();
     }
@@ -171,9 +194,14 @@ impl<E: Engine> Session<E> {
             Command::SetOption(set) => self.set_option(set)?,
             Command::Position(position) => self.position(position)?,
             Command::Go(go) => self.go(go)?,
-            Command::Stop => self.with_running(|control| control.stop()),
-            Command::PonderHit => self.with_running(|control| control.ponderhit()),
+            Command::Stop => self.stop(),
+            Command::PonderHit => self.ponderhit(),
             Command::Quit => return Ok(Flow::Quit),
+            Command::Debug(on) => {
+                self.debug = on;
+                self.diagnose(|| "on".to_string());
+            }
+            Command::Register => self.diagnose(|| "register: nothing to register".to_string()),
             Command::Display => self.display(),
             Command::Perft(depth) => self.perft(depth)?,
             Command::Bench(depth) => self.bench(depth)?,
@@ -191,10 +219,40 @@ impl<E: Engine> Session<E> {
         }
     }
 
-    fn with_running(&self, act: impl FnOnce(&Control)) {
+    /// `stop`: the running search ends and prints its `bestmove`.
+    fn stop(&mut self) {
         match &self.running {
-            Some(running) => act(&running.control),
-            None => log::debug!("no search to stop or ponderhit; ignored"),
+            Some(running) if running.kind == RunKind::Search => running.control.stop(),
+            Some(_) => self.end_game_over_wait(),
+            None => log::debug!("no search to stop; ignored"),
+        }
+    }
+
+    /// `ponderhit`: the pondering search becomes a normal one.
+    fn ponderhit(&mut self) {
+        match &self.running {
+            Some(running) if running.kind == RunKind::Search => running.control.ponderhit(),
+            Some(running) if running.kind == (RunKind::GameOver { infinite: true }) => {
+                log::debug!("ponderhit on an infinite go; it waits for stop");
+            }
+            Some(_) => self.end_game_over_wait(),
+            None => log::debug!("no search to ponderhit; ignored"),
+        }
+    }
+
+    /// Ends a `go ponder` or `go infinite` in a finished game with its `bestmove 0000`.
+    fn end_game_over_wait(&mut self) {
+        self.running = None;
+        self.send(Response::BestMove {
+            best: None,
+            ponder: None,
+        });
+    }
+
+    /// Prints a diagnostic while `debug on` (built only then).
+    fn diagnose(&self, message: impl FnOnce() -> String) {
+        if self.debug {
+            self.send(Response::Debug(message()));
         }
     }
 
@@ -240,6 +298,11 @@ impl<E: Engine> Session<E> {
             let column = value.map_or(0, |v| v.column);
             self.game = replay(&self.game, rule).map_err(|e| format!("{e} (column {column})"))?;
         }
+        if let Change::Ignored(name) = change {
+            self.diagnose(|| {
+                format!("option {name} is another engine's or GUI's: accepted, changes nothing")
+            });
+        }
         self.options.apply(change);
         if matches!(change, Change::GrandSlam(_)) {
             self.request_tables();
@@ -278,62 +341,6 @@ impl<E: Engine> Session<E> {
         }
         self.game = game;
         Ok(())
-    }
-
-    fn go(&mut self, go: Go) -> Result<(), String> {
-        self.idle("go")?;
-        if let Some(outcome) = self.game.outcome() {
-            self.send(Response::GameOver(outcome));
-            self.send(Response::BestMove {
-                best: None,
-                ponder: None,
-            });
-            return Ok(());
-        }
-        let legal = self.game.legal_moves();
-        if let Some(At { value, column }) = go.searchmoves.iter().find(|m| !legal.contains(m.value))
-        {
-            return Err(format!(
-                "searchmoves: '{value}' (column {column}) is not a legal move here (legal: {legal})"
-            ));
-        }
-        let limits = self.limits(&go);
-        self.generation += 1;
-        let control = Arc::new(Control::new(go.ponder));
-        self.running = Some(Running {
-            generation: self.generation,
-            control: Arc::clone(&control),
-        });
-        let job = Job {
-            generation: self.generation,
-            game: self.game.clone(),
-            limits,
-            control,
-        };
-        self.engine.set_tables(self.tables.current());
-        self.engine.start(job, &self.output, &self.events);
-        Ok(())
-    }
-
-    fn limits(&self, go: &Go) -> Limits {
-        let (time, increment) = match self.game.position().side_to_move() {
-            Side::South => (go.south_time, go.south_increment),
-            Side::North => (go.north_time, go.north_increment),
-        };
-        Limits {
-            depth: go.depth,
-            nodes: go.nodes,
-            movetime: go.movetime.map(millis),
-            clock: time.map(|t| Clock {
-                remaining: millis(t),
-                increment: millis(increment.unwrap_or(0)),
-                moves_to_go: go.moves_to_go,
-            }),
-            infinite: go.infinite,
-            searchmoves: go.searchmoves.iter().map(|m| m.value).collect(),
-            overhead: self.options.move_overhead,
-            multi_pv: self.options.multi_pv,
-        }
     }
 
     fn display(&self) {
@@ -408,11 +415,6 @@ impl<E: Engine> Session<E> {
 
 fn yes_no(yes: bool) -> &'static str {
     if yes { "true" } else { "false" }
-}
-
-/// A time in milliseconds from `go`; zero or negative means none left.
-fn millis(ms: i64) -> Duration {
-    Duration::from_millis(u64::try_from(ms).unwrap_or(0))
 }
 
 /// The same game played under another grand-slam rule, or why a move cannot be replayed.
