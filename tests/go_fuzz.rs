@@ -9,9 +9,9 @@
 
 mod common;
 
-use common::inline::{InlineEngine, Sink};
+use common::inline::InlineSession;
+use krou::protocol::Event;
 use krou::protocol::parse::{MAX_DEPTH, MAX_MOVES_TO_GO, MAX_NODES, MAX_TIME_MS};
-use krou::protocol::{Event, Flow, Output, Session};
 use krou::rules::{Game, Move};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -93,42 +93,7 @@ fn go_line() -> impl Strategy<Value = String> {
     })
 }
 
-struct Harness {
-    session: Session<InlineEngine>,
-    engine: InlineEngine,
-    sink: Sink,
-    inbox: Receiver<Event>,
-}
-
-impl Harness {
-    fn new() -> Harness {
-        let (events, inbox) = channel();
-        let sink = Sink::default();
-        let engine = InlineEngine::default();
-        let session = Session::new(engine.clone(), Output::new(sink.clone()), events);
-        Harness {
-            session,
-            engine,
-            sink,
-            inbox,
-        }
-    }
-
-    /// Sends a line; returns everything printed until the session is idle again.
-    fn send(&mut self, line: &str) -> Vec<String> {
-        assert_eq!(
-            self.session.handle(Event::Line(line.to_string())),
-            Flow::Continue
-        );
-        let mut lines = self.sink.take_lines();
-        self.engine.step();
-        while let Ok(event) = self.inbox.try_recv() {
-            self.session.handle(event);
-        }
-        lines.extend(self.sink.take_lines());
-        lines
-    }
-}
+type Harness = InlineSession;
 
 /// Checks the limits a search got against the documented ranges, and its `searchmoves`
 /// against the legal moves.
@@ -261,11 +226,7 @@ fn a_go_that_is_not_utf8_text_still_gets_its_bestmove() {
     harness
         .session
         .handle(Event::NotText(11, "go depth 3 \u{fffd}".to_string()));
-    harness.engine.step();
-    while let Ok(event) = harness.inbox.try_recv() {
-        harness.session.handle(event);
-    }
-    let lines = harness.sink.take_lines();
+    let lines = harness.settle();
     assert_eq!(
         lines[..2],
         [
