@@ -83,7 +83,7 @@ fn the_series_end_at_the_figures_of_the_summary() {
         "one point per finished game"
     );
     let page = std::fs::read_to_string(&html).expect("the report");
-    for plot in ["elo", "llr", "pentanomial", "time"] {
+    for plot in ["elo", "llr", "pentanomial"] {
         assert!(
             page.contains(&format!("data-plot=\"{plot}\"")),
             "no {plot} plot"
@@ -99,7 +99,9 @@ fn shards_of_one_match_make_one_report_and_other_matches_are_refused() {
     let mut second = first.clone();
     let games = first["games"].as_array().expect("games").clone();
     first["games"] = Value::Array(games[..4].to_vec());
+    first["shard"] = serde_json::json!({ "index": 1, "count": 2 });
     second["games"] = Value::Array(games[4..].to_vec());
+    second["shard"] = serde_json::json!({ "index": 2, "count": 2 });
     let (a, b, c) = (dir.join("a.json"), dir.join("b.json"), dir.join("c.json"));
     std::fs::write(&a, first.to_string()).expect("write");
     std::fs::write(&b, second.to_string()).expect("write");
@@ -113,15 +115,141 @@ fn shards_of_one_match_make_one_report_and_other_matches_are_refused() {
     let page = std::fs::read_to_string(&out).expect("the report");
     assert!(page.contains("8 games"), "both shards' games");
     assert!(
+        page.contains("shards 1, 2 of 2 merged"),
+        "says what it merged"
+    );
+    assert!(
         page.contains("id=\"game-8\""),
         "the last game has its section"
     );
-    second["match_id"] = "beef".into();
-    std::fs::write(&c, second.to_string()).expect("write");
-    let output = run(&["match", "report", path(&a), path(&c), "-o", path(&out)]);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("match_id beef is not 00c0ffee"), "{stderr}");
+    let output = run(&["match", "report", path(&a), "-o", path(&out)]);
+    assert!(output.status.success(), "one shard alone");
+    let page = std::fs::read_to_string(&out).expect("the report");
+    assert!(page.contains("shard 1 of 2, "), "{page}");
+    assert!(page.contains("4 games"), "the shard's games");
+    for (change, says) in [
+        (
+            ("match_id", Value::from("beef")),
+            "are of different matches",
+        ),
+        (
+            ("shard", serde_json::json!({ "index": 1, "count": 2 })),
+            "are both shard 1/2",
+        ),
+    ] {
+        let mut other = second.clone();
+        other[change.0] = change.1;
+        std::fs::write(&c, other.to_string()).expect("write");
+        let output = run(&["match", "report", path(&a), path(&c), "-o", path(&out)]);
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with("krou match report: "), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+        let merge = run(&["match", "merge", path(&a), path(&c)]);
+        let merge_says = String::from_utf8_lossy(&merge.stderr);
+        assert_eq!(
+            stderr.trim_start_matches("krou match report: "),
+            merge_says.trim_start_matches("krou match merge: "),
+            "refused as krou match merge refuses"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The JSON summary at `path`.
+fn summary(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("json")).expect("valid")
+}
+
+#[test]
+fn a_sharded_match_with_time_odds_reports_per_shard_and_merged_as_krou_match_merge() {
+    let dir = scratch("report-real-shards");
+    let fast = format!("name=fast tc=depth=1 {}", krou().display());
+    let slow = format!("name=slow tc=depth=3 {}", krou().display());
+    let mut shards = Vec::new();
+    for k in 1..=2 {
+        let (json, html) = (
+            dir.join(format!("s{k}.json")),
+            dir.join(format!("s{k}.html")),
+        );
+        let shard = format!("{k}/2");
+        let output = run(&[
+            "match",
+            "--engine",
+            &fast,
+            "--engine",
+            &slow,
+            "--games",
+            "4",
+            "--random-openings",
+            "4",
+            "--seed",
+            "5",
+            "--shard",
+            &shard,
+            "--json",
+            path(&json),
+            "--report",
+            path(&html),
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let page = std::fs::read_to_string(&html).expect("the shard's report");
+        assert!(page.contains(&format!("shard {k} of 2")), "{k}");
+        assert!(page.contains("data-plot=\"time\""), "engines are timed");
+        for tc in ["depth=1", "depth=3"] {
+            assert!(page.contains(tc), "each engine's own control: {tc}");
+        }
+        shards.push(json);
+    }
+    let merged = dir.join("merged.json");
+    let output = run(&[
+        "match",
+        "merge",
+        path(&shards[0]),
+        path(&shards[1]),
+        "--json",
+        path(&merged),
+    ]);
+    assert!(output.status.success(), "the shards merge");
+    let (from_shards, from_merged) = (dir.join("a.html"), dir.join("b.html"));
+    let output = run(&[
+        "match",
+        "report",
+        path(&shards[1]),
+        path(&shards[0]),
+        "-o",
+        path(&from_shards),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let output = run(&["match", "report", path(&merged), "-o", path(&from_merged)]);
+    assert!(output.status.success(), "the merged summary reads");
+    let page = std::fs::read_to_string(&from_shards).expect("page");
+    assert_eq!(
+        page,
+        std::fs::read_to_string(&from_merged).expect("page"),
+        "the shards' page is the merged summary's"
+    );
+    assert!(page.contains("4 games"), "both shards' games");
+    let value = summary(&merged);
+    let m = model::read(&value, "merged.json").expect("a match the report reads");
+    let tally = series::course(&m, 0).tally;
+    let pairing = &value["pairings"][0];
+    assert_eq!(tally.games(), pairing["games"].as_u64().expect("games"));
+    let penta: Vec<u64> = pairing["pentanomial"]
+        .as_array()
+        .expect("counts")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    assert_eq!(penta, tally.pentanomial, "the page counts as the merge");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -133,9 +261,9 @@ fn malformed_files_are_refused_with_the_file_and_the_place() {
         (
             "truncated.json",
             "{\"engines\": [".into(),
-            "not JSON: EOF while parsing",
+            "is not a match summary: EOF while parsing",
         ),
-        ("array.json", "[1, 2]".into(), "expected a JSON object"),
+        ("array.json", "[1, 2]".into(), "is not a match summary"),
         (
             "ms.json",
             {

@@ -23,8 +23,13 @@ pub fn fixture() -> Value {
         "shard": null,
         "engines": ["alpha", "beta"],
         "engine_tc": ["st=0.05", "st=0.1"],
+        "engine_margin_ms": [50, 50],
         "tc": "st=0.05",
         "seed": 7,
+        "sprt": "elo0=0 elo1=20 alpha=0.05 beta=0.05",
+        "games_planned": 8,
+        "games_scheduled": 8,
+        "ending": "completed",
         "pairings": [{
             "first": "alpha", "second": "beta", "games": 8,
             "sprt": { "elo0": 0.0, "elo1": 20.0, "alpha": 0.05, "beta": 0.05 },
@@ -57,6 +62,7 @@ fn game(round: u64, winner: &str) -> Value {
         .collect();
     json!({
         "round": round,
+        "pairing": 0,
         "pair": (round - 1) / 2,
         "south": south,
         "north": north,
@@ -67,7 +73,11 @@ fn game(round: u64, winner: &str) -> Value {
         "detail": "store above 24",
         "fault_by": null,
         "plies": 20,
-        "tc": { "south": "st=0.05", "north": "st=0.1" },
+        "tc": if south == "alpha" {
+            json!({ "south": "st=0.05", "north": "st=0.1" })
+        } else {
+            json!({ "south": "st=0.1", "north": "st=0.05" })
+        },
         "record": if round == 1 { json!("round-0001.ogn") } else { Value::Null },
         "moves": moves,
     })

@@ -132,11 +132,18 @@ fn merged(files: &[ShardFile]) -> Result<model::Match, ReportError> {
             what: format!("a game is not JSON: {e}"),
         })
     });
-    Ok(model::read_parts(
-        &crate::referee::json::head(&standings, &report),
-        games,
-        &label,
-    )?)
+    let mut head = crate::referee::json::head(&standings, &report);
+    if let ([file], Some(fields)) = (files, head.as_object_mut()) {
+        // One file is shown as it is (a whole match, a merged one, or one shard), not as a
+        // merge of one.
+        for key in ["shard", "shards_merged", "shards_missing"] {
+            match file.head.get(key) {
+                Some(value) => fields.insert(key.into(), value.clone()),
+                None => fields.remove(key),
+            };
+        }
+    }
+    Ok(model::read_parts(&head, games, &label)?)
 }
 
 /// The file's JSON if it is an older summary (an object without `format`).
