@@ -98,7 +98,7 @@ fn completions_for_each_shell_mention_the_subcommands() {
         let output = krou(&["completions", shell]);
         assert!(output.status.success(), "{shell}");
         let script = stdout(&output);
-        for word in ["perft", "match", "egdb", "report", "completions", "engine"] {
+        for word in ["perft", "match", "egdb", "merge", "report", "completions", "engine"] {
             assert!(script.contains(word), "{shell} completions lack {word}");
         }
     }
@@ -126,6 +126,7 @@ fn man_out_writes_a_page_per_command() {
     for name in [
         "krou.1",
         "krou-match.1",
+        "krou-match-merge.1",
         "krou-match-report.1",
         "krou-egdb-build.1",
     ] {
@@ -134,5 +135,11 @@ fn man_out_writes_a_page_per_command() {
     }
     let report = std::fs::read_to_string(dir.join("krou-match-report.1")).expect("page");
     assert!(report.contains("\\-\\-out"), "{report}");
+    let merge = std::fs::read_to_string(dir.join("krou-match-merge.1")).expect("page");
+    assert!(merge.contains("\\-\\-json"), "{merge}");
+    let play = std::fs::read_to_string(dir.join("krou-match.1")).expect("page");
+    for word in ["merge", "report", "\\-\\-shard", "\\-\\-report"] {
+        assert!(play.contains(word), "krou-match.1 lacks {word}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
