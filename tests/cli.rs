@@ -98,7 +98,15 @@ fn completions_for_each_shell_mention_the_subcommands() {
         let output = krou(&["completions", shell]);
         assert!(output.status.success(), "{shell}");
         let script = stdout(&output);
-        for word in ["perft", "match", "egdb", "merge", "report", "completions", "engine"] {
+        for word in [
+            "perft",
+            "match",
+            "egdb",
+            "merge",
+            "report",
+            "completions",
+            "engine",
+        ] {
             assert!(script.contains(word), "{shell} completions lack {word}");
         }
     }

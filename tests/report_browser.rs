@@ -162,17 +162,23 @@ fn the_fixture_report_loads_cleanly_and_every_plot_has_data() {
 fn a_real_match_report_loads_cleanly_and_every_plot_has_data() {
     let dir = scratch("browser-match");
     let page = dir.join("report.html");
+    // Krou at depth 1 under time odds (timed, with evaluations) against greedy: the README's
+    // screenshot match.
+    let krou_engine = format!("name=krou tc=depth=1 {}", referee_support::krou().display());
     let output = Command::new(referee_support::krou())
+        .args(["match", "--engine"])
+        .arg(&krou_engine)
         .args([
-            "match", "--engine", "random", "--engine", "greedy", "--games", "12",
-        ])
-        .args([
+            "--engine",
+            "greedy",
+            "--games",
+            "10",
             "--random-openings",
-            "4",
+            "6",
             "--seed",
-            "3",
+            "4",
             "--sprt",
-            "elo0=0 elo1=30",
+            "elo0=0 elo1=50",
         ])
         .arg("--report")
         .arg(&page)
@@ -183,7 +189,11 @@ fn a_real_match_report_loads_cleanly_and_every_plot_has_data() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    check_in_browser("match", &page, &["elo", "llr", "pentanomial", "time"]);
+    check_in_browser(
+        "match",
+        &page,
+        &["elo", "llr", "pentanomial", "time", "eval"],
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
