@@ -99,9 +99,10 @@ fn shards_of_one_match_make_one_report_and_other_matches_are_refused() {
     let mut second = first.clone();
     let games = first["games"].as_array().expect("games").clone();
     first["games"] = Value::Array(games[..4].to_vec());
-    first["shard"] = serde_json::json!({ "index": 1, "count": 2 });
+    // Shards 1 and 2 of 3, the third missing.
+    first["shard"] = serde_json::json!({ "index": 1, "count": 3 });
     second["games"] = Value::Array(games[4..].to_vec());
-    second["shard"] = serde_json::json!({ "index": 2, "count": 2 });
+    second["shard"] = serde_json::json!({ "index": 2, "count": 3 });
     let (a, b, c) = (dir.join("a.json"), dir.join("b.json"), dir.join("c.json"));
     std::fs::write(&a, first.to_string()).expect("write");
     std::fs::write(&b, second.to_string()).expect("write");
@@ -115,8 +116,8 @@ fn shards_of_one_match_make_one_report_and_other_matches_are_refused() {
     let page = std::fs::read_to_string(&out).expect("the report");
     assert!(page.contains("8 games"), "both shards' games");
     assert!(
-        page.contains("shards 1, 2 of 2 merged"),
-        "says what it merged"
+        page.contains("shards 1, 2 of 3 merged, shard 3 missing"),
+        "says what it merged and what is missing"
     );
     assert!(
         page.contains("id=\"game-8\""),
@@ -125,7 +126,7 @@ fn shards_of_one_match_make_one_report_and_other_matches_are_refused() {
     let output = run(&["match", "report", path(&a), "-o", path(&out)]);
     assert!(output.status.success(), "one shard alone");
     let page = std::fs::read_to_string(&out).expect("the report");
-    assert!(page.contains("shard 1 of 2, "), "{page}");
+    assert!(page.contains("shard 1 of 3, "), "{page}");
     assert!(page.contains("4 games"), "the shard's games");
     for (change, says) in [
         (
@@ -133,8 +134,12 @@ fn shards_of_one_match_make_one_report_and_other_matches_are_refused() {
             "are of different matches",
         ),
         (
-            ("shard", serde_json::json!({ "index": 1, "count": 2 })),
-            "are both shard 1/2",
+            ("shard", serde_json::json!({ "index": 2, "count": 2 })),
+            "the match was split differently",
+        ),
+        (
+            ("shard", serde_json::json!({ "index": 1, "count": 3 })),
+            "are both shard 1/3",
         ),
     ] {
         let mut other = second.clone();

@@ -62,15 +62,17 @@ fn header(out: &mut String, m: &Match) {
         facts.push(format!("shard {index} of {count}"));
     }
     if !m.shards_merged.is_empty() || !m.shards_missing.is_empty() {
-        let list = |k: &[u64]| k.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        // `shard 2` or `shards 1, 3`.
+        let list = |k: &[u64]| {
+            let numbers: Vec<String> = k.iter().map(u64::to_string).collect();
+            let noun = if k.len() == 1 { "shard" } else { "shards" };
+            format!("{noun} {}", numbers.join(", "))
+        };
         let count = m.shards_merged.len() + m.shards_missing.len();
-        facts.push(format!(
-            "shards {} of {count} merged",
-            list(&m.shards_merged)
-        ));
+        facts.push(format!("{} of {count} merged", list(&m.shards_merged)));
         if !m.shards_missing.is_empty() {
             facts.push(format!(
-                "shards {} missing (their games are not here)",
+                "{} missing (not in this report)",
                 list(&m.shards_missing)
             ));
         }
