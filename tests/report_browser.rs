@@ -162,8 +162,8 @@ fn the_fixture_report_loads_cleanly_and_every_plot_has_data() {
 fn a_real_match_report_loads_cleanly_and_every_plot_has_data() {
     let dir = scratch("browser-match");
     let page = dir.join("report.html");
-    // Krou at depth 1 under time odds (timed, with evaluations) against greedy: the README's
-    // screenshot match.
+    // Krou at depth 1 (its own `tc=`, so under time odds; timed, with evaluations) against
+    // greedy, with the seed and openings of the README's screenshot.
     let krou_engine = format!("name=krou tc=depth=1 {}", referee_support::krou().display());
     let output = Command::new(referee_support::krou())
         .args(["match", "--engine"])
