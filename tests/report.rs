@@ -208,6 +208,10 @@ fn a_sharded_match_with_time_odds_reports_per_shard_and_merged_as_krou_match_mer
         for tc in ["depth=1", "depth=3"] {
             assert!(page.contains(tc), "each engine's own control: {tc}");
         }
+        assert!(
+            page.contains("time odds: fast depth=1, slow depth=3"),
+            "the heading names each engine's control, not the unused default"
+        );
         shards.push(json);
     }
     let merged = dir.join("merged.json");

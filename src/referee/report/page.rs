@@ -77,7 +77,17 @@ fn header(out: &mut String, m: &Match) {
             ));
         }
     }
-    if let Some(tc) = &m.tc {
+    // Under time odds the default `tc` is nobody's: name each engine's.
+    let odds = m.engine_tc.iter().any(|t| Some(t) != m.engine_tc.first());
+    if odds {
+        let each: Vec<String> = m
+            .engines
+            .iter()
+            .zip(&m.engine_tc)
+            .map(|(name, tc)| format!("{} {}", escape(name), escape(tc)))
+            .collect();
+        facts.push(format!("time odds: {}", each.join(", ")));
+    } else if let Some(tc) = m.engine_tc.first().or(m.tc.as_ref()) {
         facts.push(format!("tc {}", escape(tc)));
     }
     if let Some(seed) = m.seed {
