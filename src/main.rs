@@ -44,7 +44,7 @@ enum Command {
     /// Replay protocol transcripts against an engine command (see protocol.md).
     Replay(krou::protocol::replay::Args),
     /// Play an engine-against-engine match with clocks, statistics and game records.
-    Match(Box<krou::referee::MatchArgs>),
+    Match(Box<krou::referee::MatchCli>),
 }
 
 fn main() -> ExitCode {

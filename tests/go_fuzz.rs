@@ -4,13 +4,14 @@
 //!
 //! Size: 1,000 cases of 100 random `go` lines through the session (100,000 lines, in process,
 //! with an engine that answers as soon as the limits let it), and 300 lines against the real
-//! binary, each bounded by a short `movetime` so that its `bestmove` has a deadline.
+//! binary, each bounded by a short `movetime` so that its `bestmove` has a deadline, plus lines
+//! whose limits are all skipped (the fallback deadline).
 
 mod common;
 
-use common::inline::{InlineEngine, Sink};
+use common::inline::InlineSession;
+use krou::protocol::Event;
 use krou::protocol::parse::{MAX_DEPTH, MAX_MOVES_TO_GO, MAX_NODES, MAX_TIME_MS};
-use krou::protocol::{Event, Flow, Output, Session};
 use krou::rules::{Game, Move};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -92,42 +93,7 @@ fn go_line() -> impl Strategy<Value = String> {
     })
 }
 
-struct Harness {
-    session: Session<InlineEngine>,
-    engine: InlineEngine,
-    sink: Sink,
-    inbox: Receiver<Event>,
-}
-
-impl Harness {
-    fn new() -> Harness {
-        let (events, inbox) = channel();
-        let sink = Sink::default();
-        let engine = InlineEngine::default();
-        let session = Session::new(engine.clone(), Output::new(sink.clone()), events);
-        Harness {
-            session,
-            engine,
-            sink,
-            inbox,
-        }
-    }
-
-    /// Sends a line; returns everything printed until the session is idle again.
-    fn send(&mut self, line: &str) -> Vec<String> {
-        assert_eq!(
-            self.session.handle(Event::Line(line.to_string())),
-            Flow::Continue
-        );
-        let mut lines = self.sink.take_lines();
-        self.engine.step();
-        while let Ok(event) = self.inbox.try_recv() {
-            self.session.handle(event);
-        }
-        lines.extend(self.sink.take_lines());
-        lines
-    }
-}
+type Harness = InlineSession;
 
 /// Checks the limits a search got against the documented ranges, and its `searchmoves`
 /// against the legal moves.
@@ -171,23 +137,30 @@ fn one_go(harness: &mut Harness, position: &str, line: &str) -> Result<(), TestC
     prop_assert!(harness.send(position).is_empty(), "{position} is accepted");
     let game: Game = harness.session.game().clone();
     let legal: Vec<Move> = game.legal_moves().collect();
+    harness.engine.take_started();
     let mut output = harness.send(line);
-    if let Some((limits, pondering)) = harness.engine.pending() {
-        check_limits(&limits, &legal, line)?;
+    let started = harness.engine.take_started();
+    if let Some(limits) = &started {
+        check_limits(limits, &legal, line)?;
+        // Waiting for stop is what `infinite` and a `go` without limits ask for; a line
+        // whose limits were skipped gets a deadline instead.
+        let skipped = output.iter().any(|l| l.contains("skipped"));
         prop_assert!(
-            limits.is_unbounded() || pondering,
-            "{line:?}: a bounded search did not end"
-        );
-        // Waiting for stop is what `infinite`, `ponder` and a `go` without limits ask for;
-        // a line whose limits were skipped gets a deadline instead.
-        let warned = output
-            .iter()
-            .any(|l| l.starts_with("info string warning: "));
-        prop_assert!(
-            limits.infinite || pondering || !warned,
+            !limits.is_unbounded() || limits.infinite || !skipped,
             "{:?} waits for stop after its words were skipped: {:?}",
             line,
             output
+        );
+    } else {
+        prop_assert!(
+            game.outcome().is_some(),
+            "{line:?}: no search in a game that goes on"
+        );
+    }
+    if let Some((limits, pondering)) = harness.engine.pending() {
+        prop_assert!(
+            limits.is_unbounded() || pondering,
+            "{line:?}: a bounded search did not end"
         );
         output.extend(harness.send("stop"));
     } else if harness.session.is_searching() {
@@ -252,17 +225,13 @@ fn a_go_that_is_not_utf8_text_still_gets_its_bestmove() {
     harness.send("position startpos");
     harness
         .session
-        .handle(Event::NotText(12, "go depth 3 \u{fffd}".to_string()));
-    harness.engine.step();
-    while let Ok(event) = harness.inbox.try_recv() {
-        harness.session.handle(event);
-    }
-    let lines = harness.sink.take_lines();
+        .handle(Event::NotText(11, "go depth 3 \u{fffd}".to_string()));
+    let lines = harness.settle();
     assert_eq!(
         lines[..2],
         [
-            "info string warning: the line is not UTF-8 text (byte 13): read with U+FFFD in place of the bad bytes",
-            "info string warning: skipped '\u{fffd}': unknown go parameter (expected depth, nodes, movetime, wtime, btime, winc, binc, movestogo, infinite, ponder or searchmoves) (column 12)",
+            "info string warning: the line is not UTF-8 text (byte 12): read with U+FFFD in place of the bad bytes (column 12)",
+            "info string warning: skipped '\u{fffd}': unknown go parameter (expected depth, nodes, movetime, wtime/p1time, btime/p2time, winc/p1inc, binc/p2inc, movestogo, infinite, ponder or searchmoves) (column 12)",
         ]
     );
     assert_eq!(
@@ -279,61 +248,160 @@ fn a_go_that_is_not_utf8_text_still_gets_its_bestmove() {
     );
 }
 
+/// The real binary, its input, and its output lines through a channel (so that a missing
+/// answer fails the test instead of hanging it).
+struct Binary {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Binary {
+    fn start() -> Binary {
+        let mut child = Process::new(env!("CARGO_BIN_EXE_krou"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("krou starts");
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Binary {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// Sends `input`; returns the lines up to and including the next `bestmove`, or fails
+    /// after `deadline`.
+    fn until_bestmove(&mut self, input: &str, deadline: Duration, what: &str) -> Vec<String> {
+        let start = Instant::now();
+        self.stdin
+            .write_all(input.as_bytes())
+            .expect("input written");
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_sub(start.elapsed());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("{what:?}: no bestmove within {deadline:?}: {lines:?}"));
+            let done = line.starts_with("bestmove ");
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+}
+
+/// The legal moves after each of the first `POSITIONS` (those of games that go on).
+fn legal_moves_of_positions() -> Vec<Vec<String>> {
+    let mut harness = Harness::new();
+    POSITIONS[..POSITIONS.len() - 1]
+        .iter()
+        .map(|position| {
+            harness.send(position);
+            let game = harness.session.game();
+            game.legal_moves().map(|m| m.to_string()).collect()
+        })
+        .collect()
+}
+
 #[test]
-fn the_binary_answers_every_random_go_within_its_movetime() {
+fn a_byte_order_mark_before_a_go_is_ignored() {
+    let mut harness = Harness::new();
+    let lines = harness.send("\u{feff}go depth 2");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove ")).count(),
+        1
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn the_binary_answers_every_random_go_within_its_limits() {
     const MOVETIME_MS: u64 = 10;
     // Generous for a loaded 2-core machine; the protocol promise itself is 10 ms.
     const SLACK: Duration = Duration::from_millis(500);
-    let mut child = Process::new(env!("CARGO_BIN_EXE_krou"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("krou starts");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+    let legal = legal_moves_of_positions();
+    let mut binary = Binary::start();
     let mut runner = TestRunner::deterministic();
     let strategy = go_line();
-    let mut answered = 0;
+    let check = |lines: &[String], position: usize, line: &str| {
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string error")),
+            "{line:?}: {lines:?}"
+        );
+        let best = lines
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or("");
+        assert!(
+            legal[position].iter().any(|m| m == best),
+            "{line:?}: {lines:?}"
+        );
+    };
     for i in 0..300 {
         let line = strategy.new_tree(&mut runner).expect("a line").current();
-        let position = POSITIONS[i % (POSITIONS.len() - 1)];
-        // The last movetime wins: every line has a deadline, whatever else it says; a
-        // search that waits for stop (infinite, ponder) gets one right away.
+        let position = i % legal.len();
+        // The last movetime wins: every line has a deadline, whatever else it says; a search
+        // that waits for stop (infinite, ponder) gets one right away.
         let waits = line
             .split_whitespace()
             .any(|w| w == "infinite" || w == "ponder");
         let stop = if waits { "\nstop" } else { "" };
-        let sent = format!("{position}\n{line} movetime {MOVETIME_MS}{stop}\n");
-        let start = Instant::now();
-        stdin.write_all(sent.as_bytes()).expect("input written");
-        let mut reply = String::new();
-        loop {
-            reply.clear();
-            let read = stdout.read_line(&mut reply).expect("output read");
-            assert!(read > 0, "krou ended its output after {line:?}");
-            assert!(!reply.starts_with("info string error"), "{line:?}: {reply}");
-            if reply.starts_with("bestmove ") {
-                break;
-            }
-        }
-        let took = start.elapsed();
-        assert!(
-            took <= Duration::from_millis(MOVETIME_MS) + SLACK,
-            "{line:?}: bestmove after {took:?}"
+        let sent = format!(
+            "{}\n{line} movetime {MOVETIME_MS}{stop}\n",
+            POSITIONS[position]
         );
-        answered += 1;
+        let deadline = Duration::from_millis(MOVETIME_MS) + SLACK;
+        let lines = binary.until_bestmove(&sent, deadline, &line);
+        check(&lines, position, &line);
     }
-    stdin.write_all(b"isready\nquit\n").expect("input written");
-    drop(stdin);
-    let rest: Vec<String> = stdout.lines().map_while(Result::ok).collect();
+    // Lines whose limits are all skipped get the fallback deadline, pondering ones from the
+    // ponderhit; nothing is appended to these.
+    for line in [
+        "go mate 5",
+        "go depth",
+        "go winc 100 binc 100",
+        "go movetime 5s",
+        "go ponder movetime x\nponderhit",
+    ] {
+        let sent = format!("{}\n{line}\n", POSITIONS[0]);
+        let deadline = Duration::from_millis(1000) + SLACK;
+        let lines = binary.until_bestmove(&sent, deadline, line);
+        check(&lines, 0, line);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("nothing left to end the search")),
+            "{line:?}: {lines:?}"
+        );
+    }
+    binary
+        .stdin
+        .write_all(b"isready\nquit\n")
+        .expect("input written");
+    let rest: Vec<String> = binary.lines.iter().collect();
     assert_eq!(
         rest,
         ["readyok"],
         "exactly one bestmove per go, then readyok"
     );
-    assert!(child.wait().expect("krou exits").success());
-    assert_eq!(answered, 300);
+    assert!(binary.child.wait().expect("krou exits").success());
 }
 
 #[test]
@@ -345,26 +413,13 @@ fn proven_scores_read_as_a_win_in_the_auale_gui_and_as_mate_in_uci() {
         r"score(?:\s+(?:cp\s+(?P<cp>-?\d+)|mate\s+(?P<mate>-?\d+)|(?P<type>lowerbound|upperbound)))+",
     )
     .expect("the GUI's grammar compiles");
-    let mut child = Process::new(env!("CARGO_BIN_EXE_krou"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("krou starts");
-    // North, to move, wins in two moves (the search proves it at depth 2). The input stays
-    // open until the bestmove: its end would stop the search (it means quit).
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    stdin
-        .write_all(b"position fen 0-0-0-0-0-2-0-1-0-0-0-0-22-23-N\ngo depth 6\n")
-        .expect("input written");
-    let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-    let lines: Vec<String> = stdout
-        .lines()
-        .map_while(Result::ok)
-        .take_while(|l| !l.starts_with("bestmove"))
-        .collect();
-    drop(stdin);
-    assert!(child.wait().expect("krou exits").success());
+    // North, to move, wins in two moves (the search proves it at depth 2).
+    let mut binary = Binary::start();
+    let lines = binary.until_bestmove(
+        "position fen 0-0-0-0-0-2-0-1-0-0-0-0-22-23-N\ngo depth 6\n",
+        Duration::from_secs(8),
+        "go depth 6",
+    );
     let last_info = lines
         .iter()
         .rfind(|l| l.starts_with("info depth 6 "))

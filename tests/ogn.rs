@@ -40,8 +40,8 @@ fn game(seed: u64, opening: &Opening, rule: GrandSlam) -> GameRecord {
         engines: [0, 1],
         specs: [&specs[0], &specs[1]],
         opening,
-        tc: "st=1".parse().expect("tc"),
-        margin: Duration::ZERO,
+        tc: ["st=1".parse().expect("tc"), "depth=3".parse().expect("tc")],
+        margin: [Duration::ZERO; 2],
         max_plies: (seed % 3 == 0).then_some(30),
         seed,
     };
@@ -101,6 +101,10 @@ fn records_start_with_the_required_tags_and_carry_a_fen_only_when_needed() {
         ]
     );
     assert_eq!(from_start.tag("FEN"), None);
+    // The two players of `game` play under different time controls: one tag per side.
+    assert_eq!(from_start.tag("SouthTimeControl"), Some("st=1"));
+    assert_eq!(from_start.tag("NorthTimeControl"), Some("depth=3"));
+    assert_eq!(from_start.tag("TimeControl"), None);
     let opening =
         parse_opening("4-4-4-4-4-4-4-4-4-4-4-4-0-0-N", GrandSlam::NoCapture).expect("opening");
     let from_fen = from_record(

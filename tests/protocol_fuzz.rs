@@ -8,14 +8,14 @@
 
 mod common;
 
-use common::inline::{InlineEngine, Sink};
-use krou::protocol::{Command, Event, Flow, Output, Session, parse_command};
+use common::inline::{InlineEngine, InlineSession, Sink};
+use krou::protocol::{Command, Event, Flow, Session, parse_command};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRunner};
 use std::io::Write;
 use std::process::{Command as Process, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::Receiver;
 
 /// Valid lines to start from.
 const CORPUS: &[&str] = &[
@@ -180,10 +180,12 @@ struct Harness {
 
 impl Harness {
     fn new() -> Harness {
-        let (events, inbox) = channel();
-        let sink = Sink::default();
-        let engine = InlineEngine::default();
-        let session = Session::new(engine.clone(), Output::new(sink.clone()), events);
+        let InlineSession {
+            session,
+            engine,
+            sink,
+            inbox,
+        } = InlineSession::new();
         Harness {
             session,
             engine,

@@ -104,6 +104,9 @@ fn go_reads_every_parameter_and_the_aliases() {
             },
         ],
         warnings: Vec::new(),
+        warnings_left_out: 0,
+        skipped: false,
+        clock_columns: [Some(38), Some(50)],
     };
     assert_eq!(parse_command(line), Ok(Command::Go(expected)));
     let Ok(Command::Go(aliases)) = parse_command("go p1time 1 p2time 2 p1inc 3 p2inc 4") else {
@@ -177,7 +180,7 @@ fn errors_say_what_and_at_which_column() {
             7,
             "expected 'on' or 'off' after 'debug', found 'verbose'",
         ),
-        ("debug on off", 10, "unexpected 'off' after 'debug on|off'"),
+        ("debug on off", 10, "unexpected 'off' after 'debug on'"),
         ("position startpos moves FbAx", 28, "'x' is not a move"),
         ("position fen 4-4", 14, "bad diagram"),
         ("isready now", 9, "unexpected 'now' after 'isready'"),
@@ -281,6 +284,23 @@ fn go_skips_a_parameter_without_its_number() {
             "skipped 'nodes': expected a number after it (column 32)",
         ]
     );
+}
+
+#[test]
+fn a_huge_go_line_keeps_twenty_warnings_and_counts_the_rest() {
+    // Columns cost a walk of the line each: only the kept warnings get one, so a line of
+    // 200,000 junk words parses in linear time.
+    let line = format!("go{} depth 3", " junk".repeat(200_000));
+    let (go, warnings) = go_of(&line);
+    assert_eq!(go.depth, Some(3));
+    assert!(go.skipped);
+    assert_eq!(warnings.len(), 20);
+    assert!(
+        warnings[19].ends_with(&format!("(column {})", 4 + 5 * 19)),
+        "{}",
+        warnings[19]
+    );
+    assert_eq!(go.warnings_left_out, 200_000 - 20);
 }
 
 #[test]

@@ -101,9 +101,20 @@ pub struct Go {
     /// `searchmoves <moves>`: consider only these (checked for legality by the session).
     pub searchmoves: Vec<At<Move>>,
     /// What the parser changed or skipped so that the `go` can run, each message with the
-    /// column of the word it is about (printed as `info string warning: …`).
+    /// column of the word it is about (printed as `info string warning: …`); at most
+    /// [`MAX_GO_WARNINGS`].
     pub warnings: Vec<At<String>>,
+    /// How many warnings past [`MAX_GO_WARNINGS`] were left out.
+    pub warnings_left_out: usize,
+    /// Whether a word was skipped (not only changed): the line then meant limits it lost.
+    pub skipped: bool,
+    /// The columns of the `wtime` and `btime` words (South, North), for warnings about them.
+    pub clock_columns: [Option<usize>; 2],
 }
+
+/// The most warnings one `go` keeps; a line with more says how many were left out, so that a
+/// huge line of junk is answered in time.
+pub const MAX_GO_WARNINGS: usize = 20;
 
 /// What `query` asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,28 +1,64 @@
-//! The `krou match` command line.
+//! The `krou match` command line: a match's options ([`MatchArgs`]), or a subcommand
+//! ([`MatchCommand`]) that works on the results of matches.
 
+use super::shard::Shard;
 use super::spec::EngineSpec;
 use super::sprt::Sprt;
 use super::tc::TimeControl;
 use crate::rules::GrandSlam;
-use clap::Args;
+use clap::{Args, Subcommand};
 use std::path::PathBuf;
+
+/// `krou match`: plays a match (`krou match --engine … --engine …`), or runs a subcommand.
+#[derive(Args, Clone, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct MatchCli {
+    /// A subcommand instead of a match.
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
+    /// The match to play when there is no subcommand.
+    #[command(flatten)]
+    pub args: MatchArgs,
+}
+
+/// Subcommands of `krou match`.
+#[derive(Subcommand, Clone, Debug)]
+pub enum MatchCommand {
+    /// Merge the JSON summaries of a sharded match's shards (`--shard K/N`) into the summary
+    /// one process would have printed for their games.
+    Merge(MergeArgs),
+}
+
+/// Options of `krou match merge`.
+#[derive(Args, Clone, Debug)]
+pub struct MergeArgs {
+    /// The shards' JSON summaries (`--json` of each `--shard K/N` run).
+    #[arg(value_name = "FILE.json", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Write the merged JSON summary to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
 
 /// Options of `krou match`. A later value of an option replaces an earlier one, so wrapper
 /// scripts can set defaults that their users override.
 #[derive(Args, Clone, Debug)]
 #[command(args_override_self = true)]
 pub struct MatchArgs {
-    /// A player: `[name=<name>] [option.<Name>=<value>]… <command line>`, or the built-in
-    /// players `random` and `greedy`. Give two or more.
+    /// A player: `[name=<name>] [tc=<TC>] [margin=<MS>] [option.<Name>=<value>]… <command
+    /// line>`, or the built-in players `random` and `greedy`. `tc=` and `margin=` replace --tc and
+    /// --margin for this engine (time odds). Give two or more.
     #[arg(long = "engine", value_name = "SPEC", required = true, num_args = 1)]
     pub engines: Vec<EngineSpec>,
     /// Games per pairing (each opening is played twice, colours swapped).
     #[arg(long, default_value_t = 2)]
     pub games: usize,
-    /// Time control: `40/60+0.5`, `60+0.5`, `st=0.1`, `nodes=N` or `depth=N`.
+    /// Time control: `40/60+0.5`, `60+0.5`, `st=0.1`, `nodes=N` or `depth=N` (for engines
+    /// without their own `tc=`).
     #[arg(long, value_name = "TC", default_value = "st=0.1")]
     pub tc: TimeControl,
-    /// Milliseconds a move may exceed its clock before it loses on time.
+    /// Milliseconds a move may exceed its clock before it loses on time (for engines without
+    /// their own `margin=`).
     #[arg(long, value_name = "MS", default_value_t = 50)]
     pub margin: u64,
     /// Seconds to wait for `uciok` and `readyok` (and `bestmove` under nodes= and depth=).
@@ -34,12 +70,18 @@ pub struct MatchArgs {
     /// Start each pair of games after this many random legal plies.
     #[arg(long, value_name = "PLIES")]
     pub random_openings: Option<usize>,
-    /// Seed of the schedule, the random openings and the built-in players (default: the clock).
+    /// Seed of the schedule, the random openings and the built-in players (default: the clock;
+    /// required with --shard).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Games played at once.
     #[arg(long, value_name = "J", default_value_t = 1)]
     pub concurrency: usize,
+    /// Play only the K-th of N disjoint parts of the match (whole game pairs, same rounds,
+    /// openings, colours and seeds as unsharded; needs --seed; never stops early on --sprt).
+    /// Merge the shards' --json files with `krou match merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     /// Grand-slam rule (sent to every engine): no-capture, forbidden or capture-all.
     #[arg(long, value_name = "RULE", default_value = "no-capture")]
     pub grand_slam: GrandSlam,
@@ -60,7 +102,8 @@ pub struct MatchArgs {
     /// files the Aualé GUI opens (it plays only the no-capture grand-slam rule).
     #[arg(long, value_name = "DIR")]
     pub ogn_dir: Option<PathBuf>,
-    /// Write a JSON summary to this file.
+    /// Write a JSON summary to this file (format 2: settings, match id, totals, every game with
+    /// its moves, times and scores; the README's "The JSON summary" describes it).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Keep timestamped protocol logs of every engine in this directory.
@@ -113,6 +156,12 @@ impl MatchArgs {
         }
         if self.max_plies == Some(0) {
             return bad("--max-plies must be at least 1");
+        }
+        if let (Some(shard), None) = (self.shard, self.seed) {
+            return Err(BadMatch(format!(
+                "--shard {shard} needs --seed: every shard must draw the same openings and \
+                 seeds, and a seed from the clock differs between processes"
+            )));
         }
         Ok(())
     }

@@ -7,13 +7,17 @@
 //! forfeit each lose with a named reason ([`fault`]). Clocks follow [`tc`]; openings and colours
 //! follow [`openings`] and [`schedule`]; games are recorded in OGN ([`ogn`], read back by
 //! [`ogn_read`]); results feed [`stats`] (Elo, LOS) and [`sprt`]; [`runner`] plays the games
-//! concurrently and [`summary`] reports them.
+//! concurrently and [`summary`] reports them. A match can be split into shards ([`shard`]) that
+//! run anywhere, known by their match identifier ([`identity`]), and merged ([`merge`]).
 
 pub mod builtin;
 pub mod cli;
 pub mod engine;
 pub mod fault;
+pub mod identity;
 pub mod info;
+pub mod json;
+pub mod merge;
 pub mod ogn;
 pub mod ogn_read;
 pub mod openings;
@@ -25,6 +29,8 @@ pub mod record;
 pub mod rng;
 pub mod runner;
 pub mod schedule;
+pub mod shard;
+pub mod shard_file;
 pub mod spec;
 pub mod sprt;
 pub mod standings;
@@ -32,13 +38,27 @@ pub mod stats;
 pub mod summary;
 pub mod tc;
 
-pub use cli::MatchArgs;
+pub use cli::{MatchArgs, MatchCli, MatchCommand};
 
 use std::process::ExitCode;
 
-/// Runs `krou match`: exit status 0 when the match ended normally (all games, or an SPRT
+/// Runs `krou match` or its subcommand.
+pub fn main(cli: MatchCli) -> ExitCode {
+    match cli.command {
+        None => play(cli.args),
+        Some(MatchCommand::Merge(args)) => match merge::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("krou match merge: {e}");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+/// Plays a match: exit status 0 when the match ended normally (all games, or an SPRT
 /// decision), 130 after Ctrl-C, 2 when it could not start.
-pub fn main(args: MatchArgs) -> ExitCode {
+fn play(args: MatchArgs) -> ExitCode {
     match runner::run(args) {
         Ok(summary::Ending::Interrupted) => ExitCode::from(130),
         Ok(_) => ExitCode::SUCCESS,

@@ -1,10 +1,11 @@
 //! OGN game records, the format of the Aualé GUI: PGN-like tags (`Variant "Oware Abapa"`,
-//! `Event`, `Site`, `Date`, `Round`, `South`, `North`, `Result`, `FEN` when not from the start)
-//! and moves as `1. F b 2. A f 3. E a+2` (`+k`: seeds captured), with `{score depth time}`
+//! `Event`, `Site`, `Date`, `Round`, `South`, `North`, `Result`, `FEN` when not from the start,
+//! `GrandSlam` when not the default, the time control, `Termination`) and moves as `1. F b 2. A f 3. E a+2` (`+k`: seeds captured), with `{score depth time}`
 //! comments. [`write_game`] writes one game; [`read_games`](super::ogn_read::read_games) reads
 //! them back.
 
 use super::record::GameRecord;
+use super::tc::TimeControl;
 use crate::rules::{GrandSlam, Move, Position, Side};
 
 /// The value of the `Variant` tag.
@@ -74,6 +75,7 @@ pub fn from_record(record: &GameRecord, names: &[String], header: &Header) -> Og
     if header.rule != GrandSlam::default() {
         tags.push(("GrandSlam".into(), header.rule.to_string()));
     }
+    tags.extend(time_control_tags(record.tc));
     tags.push(("Termination".into(), record.reason.to_string()));
     let moves = record
         .moves
@@ -89,6 +91,25 @@ pub fn from_record(record: &GameRecord, names: &[String], header: &Header) -> Og
         moves,
         result: record.result_text(),
     }
+}
+
+/// The time control tags, in `--tc` notation: `TimeControl` when both sides play under the same
+/// one, otherwise `SouthTimeControl` and `NorthTimeControl` (time odds).
+pub fn time_control_tags(tc: [TimeControl; 2]) -> Vec<(String, String)> {
+    let [south, north] = tc;
+    if south == north {
+        vec![("TimeControl".into(), south.to_string())]
+    } else {
+        vec![
+            ("SouthTimeControl".into(), south.to_string()),
+            ("NorthTimeControl".into(), north.to_string()),
+        ]
+    }
+}
+
+/// The name of a game's own record file in `--ogn-dir`: `round-0007.ogn` for round 7.
+pub fn record_file_name(round: usize) -> String {
+    format!("round-{round:04}.ogn")
 }
 
 /// Writes a record: tags, a blank line, the move text wrapped at 80 columns, a blank line.
@@ -178,6 +199,23 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
         assert_eq!(civil_from_days(20_786), (2026, 11, 29));
+    }
+
+    #[test]
+    fn one_time_control_tag_when_equal_one_per_side_under_time_odds() {
+        let tc = |t: &str| t.parse::<TimeControl>().expect("valid");
+        let tag = |n: &str, v: &str| (n.to_string(), v.to_string());
+        assert_eq!(
+            time_control_tags([tc("st=0.1"), tc("st=0.1")]),
+            [tag("TimeControl", "st=0.1")]
+        );
+        assert_eq!(
+            time_control_tags([tc("st=0.01"), tc("40/60+0.5")]),
+            [
+                tag("SouthTimeControl", "st=0.01"),
+                tag("NorthTimeControl", "40/60+0.5")
+            ]
+        );
     }
 
     #[test]

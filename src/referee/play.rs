@@ -25,10 +25,10 @@ pub struct Fixture<'a> {
     pub specs: [&'a EngineSpec; 2],
     /// The opening.
     pub opening: &'a Opening,
-    /// The time control.
-    pub tc: TimeControl,
-    /// Time a move may exceed its clock without losing.
-    pub margin: Duration,
+    /// The time controls of South and North.
+    pub tc: [TimeControl; 2],
+    /// Time a move may exceed its clock without losing, for South and North.
+    pub margin: [Duration; 2],
     /// Maximum number of plies (opening included) before adjudication.
     pub max_plies: Option<usize>,
     /// Seed of this game's random stream (built-in players).
@@ -42,6 +42,7 @@ pub fn play_game(fixture: &Fixture, setup: &Setup) -> GameRecord {
         south: fixture.engines[0],
         north: fixture.engines[1],
         opening: fixture.opening.clone(),
+        tc: fixture.tc,
         moves: Vec::new(),
         verdict: Verdict::Unfinished,
         reason: Reason::Aborted,
@@ -83,6 +84,7 @@ fn opening_moves(game: &Game) -> Vec<PlayedMove> {
             mv,
             captured,
             thinking: Default::default(),
+            used: None,
         })
         .collect()
 }
@@ -128,7 +130,7 @@ fn run(
     fixture: &Fixture,
     setup: &Setup,
 ) -> (Verdict, Reason) {
-    let mut clocks = [Clock::new(fixture.tc); 2];
+    let mut clocks = fixture.tc.map(Clock::new);
     loop {
         if let Some(outcome) = game.outcome() {
             let verdict = Verdict::Score {
@@ -175,7 +177,8 @@ fn one_move(
     let side = game.position().side_to_move();
     let go_line = go_command(fixture.tc, clocks, side);
     let allowed = clocks[side.index()].allowed();
-    let wait = allowed.map_or(setup.timeout, |a| a + fixture.margin + LATE_REPLY_GRACE);
+    let margin = fixture.margin[side.index()];
+    let wait = allowed.map_or(setup.timeout, |a| a + margin + LATE_REPLY_GRACE);
     let reply = match player.think(game, &go_line, wait, setup.abort) {
         Err(Stop::Fault(Fault::NoBestMove(waited))) if allowed.is_some() => {
             return Err(Fault::TimeForfeit {
@@ -188,7 +191,7 @@ fn one_move(
         other => other?,
     };
     clocks[side.index()]
-        .charge(reply.used, fixture.margin)
+        .charge(reply.used, margin)
         .map_err(|overrun| Fault::TimeForfeit {
             used: overrun.used,
             allowed: overrun.allowed,
@@ -206,22 +209,25 @@ fn one_move(
         mv,
         captured: game.captures().last().copied().unwrap_or(0),
         thinking: reply.thinking,
+        used: player.is_engine().then_some(reply.used),
     })
 }
 
-/// The `go` line for the side to move: clocks as `wtime btime winc binc [movestogo]` (w is
-/// South), or `movetime`, `nodes`, `depth`.
-pub fn go_command(tc: TimeControl, clocks: &[Clock; 2], side: Side) -> String {
+/// The `go` line for the side to move, by its own time control (`tc` is South's and North's):
+/// clocks as `wtime btime winc binc [movestogo]` (w is South), or `movetime`, `nodes`, `depth`.
+/// Under time odds the opponent's clock is sent as it stands (its fixed move time under `st=`,
+/// zero under `nodes=` and `depth=`) with its own increment.
+pub fn go_command(tc: [TimeControl; 2], clocks: &[Clock; 2], side: Side) -> String {
     let ms = |d: Duration| d.as_millis();
-    match tc {
-        TimeControl::Clock { increment, .. } => {
+    match tc[side.index()] {
+        TimeControl::Clock { .. } => {
             let [south, north] = clocks;
             let mut line = format!(
                 "go wtime {} btime {} winc {} binc {}",
                 ms(south.remaining()),
                 ms(north.remaining()),
-                ms(increment),
-                ms(increment)
+                ms(south.increment()),
+                ms(north.increment())
             );
             if let Some(moves) = clocks[side.index()].moves_to_go() {
                 line.push_str(&format!(" movestogo {moves}"));
@@ -248,17 +254,32 @@ mod tests {
                 .is_ok()
         );
         assert_eq!(
-            go_command(tc, &clocks, Side::North),
+            go_command([tc; 2], &clocks, Side::North),
             "go wtime 59000 btime 60000 winc 500 binc 500 movestogo 40"
         );
         assert_eq!(
-            go_command(tc, &clocks, Side::South),
+            go_command([tc; 2], &clocks, Side::South),
             "go wtime 59000 btime 60000 winc 500 binc 500 movestogo 39"
         );
         let tc: TimeControl = "st=0.25".parse().expect("valid");
         assert_eq!(
-            go_command(tc, &[Clock::new(tc); 2], Side::South),
+            go_command([tc; 2], &[Clock::new(tc); 2], Side::South),
             "go movetime 250"
         );
+    }
+
+    #[test]
+    fn under_time_odds_each_side_is_asked_by_its_own_time_control() {
+        let tc: [TimeControl; 2] = ["10+0.1", "st=0.05"].map(|t| t.parse().expect("valid"));
+        let clocks = tc.map(Clock::new);
+        assert_eq!(
+            go_command(tc, &clocks, Side::South),
+            "go wtime 10000 btime 50 winc 100 binc 0"
+        );
+        assert_eq!(go_command(tc, &clocks, Side::North), "go movetime 50");
+        let tc: [TimeControl; 2] = ["depth=4", "nodes=900"].map(|t| t.parse().expect("valid"));
+        let clocks = tc.map(Clock::new);
+        assert_eq!(go_command(tc, &clocks, Side::South), "go depth 4");
+        assert_eq!(go_command(tc, &clocks, Side::North), "go nodes 900");
     }
 }

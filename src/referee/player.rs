@@ -76,6 +76,11 @@ impl Player {
         }
     }
 
+    /// Whether this is an engine process (whose move times the referee measures).
+    pub fn is_engine(&self) -> bool {
+        matches!(self, Player::Engine(_))
+    }
+
     /// The protocol log (empty for built-in players or without logging).
     pub fn log(&self) -> String {
         match self {

@@ -4,8 +4,10 @@
 use super::fault::Fault;
 use super::info::Thinking;
 use super::openings::Opening;
+use super::tc::TimeControl;
 use crate::rules::{EndReason, Move, Side};
 use std::fmt;
+use std::time::Duration;
 
 /// One move of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +18,9 @@ pub struct PlayedMove {
     pub captured: u8,
     /// What the engine reported before playing it (empty for opening moves and built-ins).
     pub thinking: Thinking,
+    /// The time the referee measured from `go` to `bestmove` (`None` for opening moves and
+    /// built-in players).
+    pub used: Option<Duration>,
 }
 
 /// How a game ended.
@@ -104,6 +109,8 @@ pub struct GameRecord {
     pub north: usize,
     /// The opening it started from.
     pub opening: Opening,
+    /// The time controls of South and North.
+    pub tc: [TimeControl; 2],
     /// Every move, the opening's included.
     pub moves: Vec<PlayedMove>,
     /// The result.

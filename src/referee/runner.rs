@@ -2,7 +2,9 @@
 //! results, writes records and logs, shows progress, and stops on an SPRT decision or Ctrl-C.
 
 use super::cli::{BadMatch, MatchArgs};
-use super::ogn::{Header, from_record, today, write_game};
+use super::identity::Definition;
+use super::json::{self, game_entry};
+use super::ogn::{Header, from_record, record_file_name, today, write_game};
 use super::openings::{Opening, parse_openings, random_openings};
 use super::play::{Fixture, play_game};
 use super::player::Setup;
@@ -12,7 +14,8 @@ use super::rng::Rng;
 use super::schedule::{Job, pairings, schedule};
 use super::spec::{EngineSpec, unique_names};
 use super::standings::Standings;
-use super::summary::{Ending, Report};
+use super::summary::{Ending, Report, text};
+use super::tc::TimeControl;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::Path;
@@ -28,6 +31,8 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 struct Context {
     args: MatchArgs,
     specs: Vec<EngineSpec>,
+    tc: Vec<TimeControl>,
+    margin_ms: Vec<u64>,
     openings: Vec<Opening>,
     seed: u64,
     abort: AtomicBool,
@@ -38,8 +43,8 @@ struct Context {
 pub struct Outcome {
     /// Final standings.
     pub standings: Standings,
-    /// Every game in the order it finished.
-    pub games: Vec<GameRecord>,
+    /// Every game with its job, in the order it finished.
+    pub games: Vec<(Job, GameRecord)>,
     /// Why the match ended.
     pub ending: Ending,
 }
@@ -52,9 +57,32 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
     let mut specs = args.engines.clone();
     unique_names(&mut specs);
     let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let tc: Vec<TimeControl> = specs.iter().map(|s| s.tc.unwrap_or(args.tc)).collect();
+    let margin_ms: Vec<u64> = specs
+        .iter()
+        .map(|s| s.margin.unwrap_or(args.margin))
+        .collect();
     let pairs = pairings(specs.len(), args.gauntlet);
-    let jobs = schedule(&pairs, args.games);
+    let all_jobs = schedule(&pairs, args.games);
+    let scheduled = all_jobs.len();
+    let jobs = match args.shard {
+        Some(shard) => shard.select(all_jobs),
+        None => all_jobs,
+    };
     let openings = load_openings(&args, seed)?;
+    let match_id = Definition {
+        specs: &specs,
+        tc: &tc,
+        margin_ms: &margin_ms,
+        games: args.games,
+        openings: &openings,
+        seed,
+        rule: args.grand_slam,
+        max_plies: args.max_plies,
+        gauntlet: args.gauntlet,
+        sprt: args.sprt,
+    }
+    .id();
     let mut ogn = match &args.ogn {
         Some(path) => Some(create(path)?),
         None => None,
@@ -73,6 +101,8 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
     let context = Context {
         args,
         specs,
+        tc,
+        margin_ms,
         openings,
         seed,
         abort: AtomicBool::new(false),
@@ -87,7 +117,7 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
             }
         }
         if let (Some(dir), Some(text)) = (&context.args.ogn_dir, &text) {
-            let path = dir.join(format!("round-{:04}.ogn", record.round));
+            let path = dir.join(record_file_name(record.round));
             if let Err(e) = std::fs::write(&path, text) {
                 log::error!("cannot write {}: {e}", path.display());
             }
@@ -97,20 +127,31 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
         }
     });
     let report = Report {
-        names: &names,
+        names: names.clone(),
         tc: context.args.tc.to_string(),
+        engine_tc: context.tc.iter().map(ToString::to_string).collect(),
+        engine_margin_ms: context.margin_ms.clone(),
         seed,
         planned,
-        sprt: context.args.sprt.as_ref(),
+        scheduled,
+        sprt: context.args.sprt,
         ending: outcome.ending,
+        match_id,
+        shard: context.args.shard,
+        merged: None,
     };
     if let Some(path) = &context.args.json {
-        let value = super::summary::json(&outcome.standings, &report, &outcome.games);
-        let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-        std::fs::write(path, text + "\n")
+        let mut games = outcome.games;
+        games.sort_by_key(|(job, _)| job.round);
+        let with_files = context.args.ogn_dir.is_some();
+        let entries = games.iter().map(|(job, g)| {
+            let file = with_files.then(|| record_file_name(g.round));
+            game_entry(job, g, &names, file).to_string()
+        });
+        json::write(path, &json::head(&outcome.standings, &report), entries)
             .map_err(|e| BadMatch(format!("cannot write {}: {e}", path.display())))?;
     }
-    print!("{}", super::summary::text(&outcome.standings, &report));
+    print!("{}", text(&outcome.standings, &report));
     let _ = std::io::stdout().flush();
     Ok(outcome.ending)
 }
@@ -128,6 +169,8 @@ fn play_all(
     let mut ending = Ending::Completed;
     let mut progress = Progress::new(planned);
     let sprt = context.args.sprt;
+    // A shard never stops early: only the merged shards can decide (see `super::shard`).
+    let stops = context.args.shard.is_none();
     std::thread::scope(|scope| {
         // Bounded, so that workers cannot run far ahead of the SPRT check.
         let (sender, results) = sync_channel(context.args.concurrency);
@@ -148,15 +191,12 @@ fn play_all(
             };
             standings.add(&job, &record);
             on_game(&record);
-            games.push(record);
-            let decided = sprt.and_then(|s| s.decision(&standings.tallies[job.pairing]));
-            progress.show(
-                &standings,
-                job.pairing,
-                names,
-                sprt.as_ref(),
-                decided.is_some(),
-            );
+            let pairing = job.pairing;
+            games.push((job, record));
+            let decided = sprt
+                .filter(|_| stops)
+                .and_then(|s| s.decision(&standings.tallies[pairing]));
+            progress.show(&standings, pairing, names, sprt.as_ref(), decided.is_some());
             if let (Some(decision), Ending::Completed) = (decided, ending) {
                 ending = Ending::Sprt(decision);
                 stop(context);
@@ -203,8 +243,10 @@ fn worker(context: &Context, results: &SyncSender<(Job, GameRecord)>) {
                 &context.specs[job.engines[1]],
             ],
             opening: &context.openings[job.pair % context.openings.len()],
-            tc: context.args.tc,
-            margin: Duration::from_millis(context.args.margin),
+            tc: job.engines.map(|e| context.tc[e]),
+            margin: job
+                .engines
+                .map(|e| Duration::from_millis(context.margin_ms[e])),
             max_plies: context.args.max_plies,
             seed: Rng::derived(context.seed, job.round as u64).next_u64(),
         };

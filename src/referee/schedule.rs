@@ -9,6 +9,9 @@ pub struct Job {
     pub pairing: usize,
     /// Index of the opening pair within the pairing; also the index of its opening.
     pub pair: usize,
+    /// 0-based index of the game pair (both colours of one opening in one pairing) in the whole
+    /// schedule: the unit that shards split (see [`super::shard`]).
+    pub game_pair: usize,
     /// Engine indices of South and North.
     pub engines: [usize; 2],
 }
@@ -37,6 +40,7 @@ pub fn schedule(pairings: &[(usize, usize)], games: usize) -> Vec<Job> {
                         round: jobs.len() + 1,
                         pairing: index,
                         pair,
+                        game_pair: pair * pairings.len() + index,
                         engines,
                     });
                 }
@@ -72,5 +76,16 @@ mod tests {
         assert_eq!(pairings(4, true), [(0, 1), (0, 2), (0, 3)]);
         assert_eq!(pairings(3, false), [(0, 1), (0, 2), (1, 2)]);
         assert_eq!(schedule(&pairings(3, true), 2).len(), 4);
+    }
+
+    #[test]
+    fn game_pairs_are_numbered_in_schedule_order_and_hold_both_colours() {
+        let jobs = schedule(&pairings(3, false), 4);
+        let game_pairs: Vec<usize> = jobs.iter().map(|j| j.game_pair).collect();
+        assert_eq!(game_pairs, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+        for two in jobs.chunks(2) {
+            assert_eq!((two[0].pairing, two[0].pair), (two[1].pairing, two[1].pair));
+            assert_eq!(two[0].engines, [two[1].engines[1], two[1].engines[0]]);
+        }
     }
 }

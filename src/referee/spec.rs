@@ -1,7 +1,9 @@
-//! `--engine` values: `[name=<name>] [option.<Name>=<value>]… <command line>`, where the command
-//! line is a program and its arguments (quoted with `'` or `"` as in a shell, no other shell
-//! syntax), or one of the built-in players `random` and `greedy`.
+//! `--engine` values: `[name=<name>] [tc=<tc>] [margin=<ms>] [option.<Name>=<value>]… <command
+//! line>`, where the command line is a program and its arguments (quoted with `'` or `"` as in a
+//! shell, no other shell syntax), or one of the built-in players `random` and `greedy`. `tc=` and
+//! `margin=` take what `--tc` and `--margin` take, for this engine only (time odds).
 
+use super::tc::TimeControl;
 use std::fmt;
 use std::str::FromStr;
 
@@ -25,6 +27,10 @@ pub struct EngineSpec {
     pub kind: Kind,
     /// `setoption` values sent after `uci`, as (name, value).
     pub options: Vec<(String, String)>,
+    /// Its own time control (`tc=`), instead of the match's `--tc`.
+    pub tc: Option<TimeControl>,
+    /// Its own margin in milliseconds (`margin=`), instead of the match's `--margin`.
+    pub margin: Option<u64>,
 }
 
 /// An `--engine` value that could not be read.
@@ -75,26 +81,31 @@ impl FromStr for EngineSpec {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut words = split_words(s)?.into_iter().peekable();
+        let mut spec = EngineSpec {
+            name: String::new(),
+            kind: Kind::Random,
+            options: Vec::new(),
+            tc: None,
+            margin: None,
+        };
         let mut name = None;
-        let mut options = Vec::new();
-        while let Some(word) = words.next_if(|w| w.starts_with("name=") || w.starts_with("option."))
-        {
+        while let Some(word) = words.next_if(|w| is_setting(w)) {
             if let Some(value) = word.strip_prefix("name=") {
                 name = Some(value.to_string());
-            } else if let Some((option, value)) = word["option.".len()..].split_once('=') {
-                if option.is_empty() {
-                    return Err(BadEngine(format!("'{word}' has no option name")));
-                }
-                if option.trim().eq_ignore_ascii_case("GrandSlam") {
-                    return Err(BadEngine(format!(
-                        "'{word}': the grand-slam rule is the match's, set it with --grand-slam"
-                    )));
-                }
-                options.push((option.to_string(), value.to_string()));
+            } else if let Some(value) = word.strip_prefix("tc=") {
+                let tc = value
+                    .parse()
+                    .map_err(|e| BadEngine(format!("'{word}': {e}")))?;
+                spec.tc = Some(tc);
+            } else if let Some(value) = word.strip_prefix("margin=") {
+                let margin = value.parse().map_err(|_| {
+                    BadEngine(format!(
+                        "'{word}': the margin is a whole number of milliseconds"
+                    ))
+                })?;
+                spec.margin = Some(margin);
             } else {
-                return Err(BadEngine(format!(
-                    "'{word}' should be option.<Name>=<value>"
-                )));
+                spec.options.push(option(&word)?);
             }
         }
         let argv: Vec<String> = words.collect();
@@ -104,16 +115,38 @@ impl FromStr for EngineSpec {
             [one] if one == "greedy" => Kind::Greedy,
             _ => Kind::Command(argv),
         };
-        let name = name.unwrap_or_else(|| default_name(&kind));
-        if name.is_empty() {
+        spec.name = name.unwrap_or_else(|| default_name(&kind));
+        spec.kind = kind;
+        if spec.name.is_empty() {
             return Err(BadEngine(format!("'{s}' has an empty name")));
         }
-        Ok(EngineSpec {
-            name,
-            kind,
-            options,
-        })
+        Ok(spec)
     }
+}
+
+/// Whether a word is one of the settings before the command line.
+fn is_setting(word: &str) -> bool {
+    ["name=", "tc=", "margin=", "option."]
+        .iter()
+        .any(|prefix| word.starts_with(prefix))
+}
+
+/// Reads `option.<Name>=<value>`.
+fn option(word: &str) -> Result<(String, String), BadEngine> {
+    let Some((option, value)) = word["option.".len()..].split_once('=') else {
+        return Err(BadEngine(format!(
+            "'{word}' should be option.<Name>=<value>"
+        )));
+    };
+    if option.is_empty() {
+        return Err(BadEngine(format!("'{word}' has no option name")));
+    }
+    if option.trim().eq_ignore_ascii_case("GrandSlam") {
+        return Err(BadEngine(format!(
+            "'{word}': the grand-slam rule is the match's, set it with --grand-slam"
+        )));
+    }
+    Ok((option.to_string(), value.to_string()))
 }
 
 fn default_name(kind: &Kind) -> String {
@@ -195,6 +228,32 @@ mod tests {
         ] {
             let error = text.parse::<EngineSpec>().expect_err(text).to_string();
             assert!(error.contains("--grand-slam"), "{text}: {error}");
+        }
+    }
+
+    #[test]
+    fn an_engine_can_have_its_own_time_control_and_margin() {
+        let spec: EngineSpec = "name=base tc=40/60+0.5 margin=200 option.Hash=8 ./krou --fast"
+            .parse()
+            .expect("valid");
+        assert_eq!(spec.tc, "40/60+0.5".parse().ok());
+        assert_eq!(spec.margin, Some(200));
+        assert_eq!(spec.options, [("Hash".into(), "8".into())]);
+        assert_eq!(
+            spec.kind,
+            Kind::Command(vec!["./krou".into(), "--fast".into()])
+        );
+        let plain: EngineSpec = "greedy".parse().expect("valid");
+        assert_eq!((plain.tc, plain.margin), (None, None));
+        for (text, says) in [
+            ("tc=st=0 ./e", "bad time control 'st=0'"),
+            ("tc= ./e", "bad time control"),
+            ("margin=-5 ./e", "'margin=-5'"),
+            ("margin=1.5 ./e", "whole number of milliseconds"),
+            ("tc=depth=3", "has no command"),
+        ] {
+            let error = text.parse::<EngineSpec>().expect_err(text).to_string();
+            assert!(error.contains(says), "{text}: {error}");
         }
     }
 

@@ -19,7 +19,8 @@ pub struct Standings {
     pub unfinished: usize,
     /// How many games ended for each reason.
     pub reasons: BTreeMap<String, usize>,
-    waiting: HashMap<(usize, usize), f64>,
+    /// Scores of game pairs of which one game is counted, by game pair.
+    waiting: HashMap<usize, f64>,
 }
 
 impl Standings {
@@ -35,21 +36,32 @@ impl Standings {
     /// Counts a game played for `job`.
     pub fn add(&mut self, job: &Job, record: &GameRecord) {
         let first = self.pairings[job.pairing].0;
-        let Some(score) = record.score_of(first) else {
+        let score = record.score_of(first);
+        self.add_result(job.pairing, job.game_pair, score, record.reason.name());
+    }
+
+    /// Counts a game of pairing `pairing` and game pair `game_pair` (see [`Job::game_pair`])
+    /// that scored `score` for the pairing's first engine (`None`: unfinished) and ended by
+    /// `reason`. The order games are counted in changes nothing.
+    pub fn add_result(
+        &mut self,
+        pairing: usize,
+        game_pair: usize,
+        score: Option<f64>,
+        reason: &str,
+    ) {
+        let Some(score) = score else {
             self.unfinished += 1;
             return;
         };
         self.finished += 1;
-        *self
-            .reasons
-            .entry(record.reason.name().to_string())
-            .or_default() += 1;
-        let tally = &mut self.tallies[job.pairing];
+        *self.reasons.entry(reason.to_string()).or_default() += 1;
+        let tally = &mut self.tallies[pairing];
         tally.add_game(score);
-        match self.waiting.remove(&(job.pairing, job.pair)) {
+        match self.waiting.remove(&game_pair) {
             Some(other) => tally.add_pair(other, score),
             None => {
-                self.waiting.insert((job.pairing, job.pair), score);
+                self.waiting.insert(game_pair, score);
             }
         }
     }

@@ -1,10 +1,10 @@
-//! The text summary printed at the end of a match, and the JSON summary (`--json`).
+//! The text summary printed at the end of a match (and of a merge), and what it reports besides
+//! the standings; [`super::json`] writes the same as JSON.
 
-use super::record::{GameRecord, Reason};
+use super::shard::Shard;
 use super::sprt::{Decision, Sprt};
 use super::standings::Standings;
 use super::stats::Estimate;
-use serde_json::{Value, json};
 
 /// Why the match ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,31 +29,61 @@ impl Ending {
 }
 
 /// What the summaries describe besides the standings.
-pub struct Report<'a> {
+#[derive(Clone, Debug)]
+pub struct Report {
     /// Engine names.
-    pub names: &'a [String],
-    /// Time control as given.
+    pub names: Vec<String>,
+    /// The match's time control (`--tc`), as given.
     pub tc: String,
+    /// Each engine's time control (its `tc=`, or `--tc`).
+    pub engine_tc: Vec<String>,
+    /// Each engine's margin in milliseconds (its `margin=`, or `--margin`).
+    pub engine_margin_ms: Vec<u64>,
     /// The seed used.
     pub seed: u64,
-    /// Games scheduled.
+    /// Games scheduled in this run (a shard's part of the match, or all of it).
     pub planned: usize,
+    /// Games of the whole match, all shards together.
+    pub scheduled: usize,
     /// The SPRT, if any.
-    pub sprt: Option<&'a Sprt>,
+    pub sprt: Option<Sprt>,
     /// Why the match ended.
     pub ending: Ending,
+    /// The match identifier (see [`super::identity`]).
+    pub match_id: String,
+    /// The shard this run played, if sharded.
+    pub shard: Option<Shard>,
+    /// The shards a merge found, if this is a merge.
+    pub merged: Option<Merged>,
+}
+
+/// The shards behind a merged summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Merged {
+    /// Shards the match was split into.
+    pub count: usize,
+    /// Shard indices merged, ascending.
+    pub present: Vec<usize>,
+    /// Shard indices not found, ascending.
+    pub missing: Vec<usize>,
 }
 
 /// The end-of-match text: one block per pairing and the count of each way games ended.
 pub fn text(standings: &Standings, report: &Report) -> String {
+    let odds = report.engine_tc.windows(2).any(|w| w[0] != w[1]);
+    let tc = match report.engine_tc.first() {
+        Some(tc) if !odds => format!("tc {tc}"),
+        Some(_) => "time odds".into(),
+        None => format!("tc {}", report.tc),
+    };
     let mut out = format!(
-        "Match {}: {} of {} games played, tc {}, seed {}\n",
+        "Match {}: {} of {} games played, {tc}, seed {}\n",
         report.ending.describe(),
         standings.finished,
         report.planned,
-        report.tc,
         report.seed
     );
+    out.push_str(&settings_text(report, odds));
     for (i, &(a, b)) in standings.pairings.iter().enumerate() {
         let t = &standings.tallies[i];
         out.push_str(&format!("{} vs {}\n", report.names[a], report.names[b]));
@@ -122,83 +152,128 @@ pub fn text(standings: &Standings, report: &Report) -> String {
     out
 }
 
-/// A finite number as JSON, `null` otherwise.
-fn number(x: f64) -> Value {
-    if x.is_finite() { json!(x) } else { Value::Null }
-}
-
-/// The JSON summary: match settings, totals and Elo figures per pairing, and one entry per game.
-pub fn json(standings: &Standings, report: &Report, games: &[GameRecord]) -> Value {
-    let pairings: Vec<Value> = standings
-        .pairings
-        .iter()
-        .zip(&standings.tallies)
-        .map(|(&(a, b), t)| {
-            let e = Estimate::of(t);
-            let sprt = report.sprt.map(|s| {
-                let (lower, upper) = s.bounds();
-                json!({
-                    "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
-                    "llr": number(s.llr(t)), "lower": lower, "upper": upper,
-                    "decision": s.decision(t).map(|d| d.to_string()),
-                })
-            });
-            json!({
-                "first": report.names[a], "second": report.names[b],
-                "games": t.games(), "wins": t.wins, "draws": t.draws, "losses": t.losses,
-                "score": t.score().map(number),
-                "pentanomial": t.pentanomial,
-                "elo": e.map(|e| number(e.elo)),
-                "elo_low": e.map(|e| number(e.low)),
-                "elo_high": e.map(|e| number(e.high)),
-                "los": e.map(|e| number(e.los)),
-                "sprt": sprt,
-            })
-        })
-        .collect();
-    let games: Vec<Value> = games.iter().map(|g| game_json(g, report.names)).collect();
-    json!({
-        "engines": report.names,
-        "tc": report.tc,
-        "seed": report.seed,
-        "games_planned": report.planned,
-        "games_finished": standings.finished,
-        "games_unfinished": standings.unfinished,
-        "ending": report.ending.describe(),
-        "reasons": standings.reasons,
-        "pairings": pairings,
-        "games": games,
-    })
-}
-
-fn game_json(g: &GameRecord, names: &[String]) -> Value {
-    let winner = match g.verdict.winner() {
-        Some(Some(side)) => json!(side.to_string().to_lowercase()),
-        Some(None) => json!("draw"),
-        None => Value::Null,
+/// The lines about shards and time odds, each only when it applies.
+fn settings_text(report: &Report, odds: bool) -> String {
+    let mut out = String::new();
+    let list = |values: Vec<String>| -> String {
+        report
+            .names
+            .iter()
+            .zip(values)
+            .map(|(name, value)| format!("{name} {value}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
-    let faulty = match &g.reason {
-        Reason::Fault { side, .. } => Some(side.to_string().to_lowercase()),
-        _ => None,
-    };
-    json!({
-        "round": g.round,
-        "south": names.get(g.south),
-        "north": names.get(g.north),
-        "opening": g.opening.to_string(),
-        "result": g.result_text(),
-        "winner": winner,
-        "reason": g.reason.name(),
-        "detail": g.reason.to_string(),
-        "fault_by": faulty,
-        "plies": g.moves.len(),
-    })
+    if let Some(shard) = report.shard {
+        out.push_str(&format!(
+            "Shard {shard} of match {}: {} of the match's {} games{}\n",
+            report.match_id,
+            report.planned,
+            report.scheduled,
+            if report.sprt.is_some() {
+                " (a shard never stops early: the SPRT decides on the merged shards)"
+            } else {
+                ""
+            }
+        ));
+    }
+    if let Some(merged) = &report.merged {
+        let numbers = |v: &[usize]| {
+            v.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        out.push_str(&format!(
+            "Merged shards {} of {} of match {}\n",
+            numbers(&merged.present),
+            merged.count,
+            report.match_id
+        ));
+        if !merged.missing.is_empty() {
+            out.push_str(&format!(
+                "Missing shards: {} (their games are not counted)\n",
+                numbers(&merged.missing)
+            ));
+        }
+    }
+    if odds {
+        out.push_str(&format!(
+            "Time controls: {}\n",
+            list(report.engine_tc.clone())
+        ));
+    }
+    if report.engine_margin_ms.windows(2).any(|w| w[0] != w[1]) {
+        let margins = report.engine_margin_ms.iter().map(|m| format!("{m} ms"));
+        out.push_str(&format!("Margins: {}\n", list(margins.collect())));
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::referee::stats::Tally;
+
+    fn report() -> Report {
+        Report {
+            names: vec!["a".into(), "b".into()],
+            tc: "st=0.1".into(),
+            engine_tc: vec!["st=0.1".into(); 2],
+            engine_margin_ms: vec![50; 2],
+            seed: 1,
+            planned: 10,
+            scheduled: 10,
+            sprt: None,
+            ending: Ending::Completed,
+            match_id: "00ff".into(),
+            shard: None,
+            merged: None,
+        }
+    }
+
+    #[test]
+    fn time_odds_shards_and_merges_are_named_in_the_text() {
+        let standings = Standings::new(vec![(0, 1)]);
+        let plain = text(&standings, &report());
+        assert!(plain.starts_with("Match completed: 0 of 10 games played, tc st=0.1, seed 1\n"));
+        assert!(
+            !plain.contains("Time controls") && !plain.contains("Shard"),
+            "{plain}"
+        );
+        let mut odds = report();
+        odds.engine_tc = vec!["st=0.01".into(), "40/60+0.5".into()];
+        odds.engine_margin_ms = vec![50, 200];
+        odds.shard = Some(Shard { index: 2, count: 3 });
+        odds.planned = 4;
+        let shown = text(&standings, &odds);
+        assert!(shown.contains(", time odds, seed 1\n"), "{shown}");
+        assert!(
+            shown.contains("Time controls: a st=0.01, b 40/60+0.5\n"),
+            "{shown}"
+        );
+        assert!(shown.contains("Margins: a 50 ms, b 200 ms\n"), "{shown}");
+        assert!(
+            shown.contains("Shard 2/3 of match 00ff: 4 of the match's 10 games\n"),
+            "{shown}"
+        );
+        let mut merged = report();
+        merged.merged = Some(Merged {
+            count: 3,
+            present: vec![1, 3],
+            missing: vec![2],
+        });
+        let shown = text(&standings, &merged);
+        assert!(
+            shown.contains("Merged shards 1, 3 of 3 of match 00ff\n"),
+            "{shown}"
+        );
+        assert!(shown.contains("Missing shards: 2 "), "{shown}");
+        let value = crate::referee::json::head(&standings, &merged);
+        assert_eq!(value["shards_missing"], serde_json::json!([2]));
+        assert_eq!(value["format"], 2);
+        assert!(value["shard"].is_null());
+    }
 
     #[test]
     fn a_sample_without_spread_reports_an_unknown_interval_not_zero() {
@@ -208,15 +283,7 @@ mod tests {
             pentanomial: [0, 0, 5, 0, 0],
             ..Tally::default()
         };
-        let names = ["a".to_string(), "b".to_string()];
-        let report = Report {
-            names: &names,
-            tc: "st=0.1".into(),
-            seed: 1,
-            planned: 10,
-            sprt: None,
-            ending: Ending::Completed,
-        };
+        let report = report();
         let text = text(&standings, &report);
         assert!(
             text.contains(
@@ -225,7 +292,7 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains('±'), "{text}");
-        let value = json(&standings, &report, &[]);
+        let value = crate::referee::json::head(&standings, &report);
         let pairing = &value["pairings"][0];
         assert_eq!(pairing["elo"], 0.0);
         assert!(

@@ -158,6 +158,14 @@ impl Clock {
         self.remaining
     }
 
+    /// The time added after each move (zero unless the control is a clock with an increment).
+    pub fn increment(&self) -> Duration {
+        match self.control {
+            TimeControl::Clock { increment, .. } => increment,
+            _ => Duration::ZERO,
+        }
+    }
+
     /// Moves left until the clock is refilled, for `movestogo` (`None` in sudden death).
     pub fn moves_to_go(&self) -> Option<u32> {
         match self.control {

@@ -2,11 +2,11 @@
 //! limits let it (bounded: at the next [`InlineEngine::step`]; unbounded or pondering: once
 //! stopped, as the real engine holds its `bestmove`), reporting its end and printing one `bestmove` as the real engine does.
 
-use krou::protocol::{Engine, Event, Job, Output};
+use krou::protocol::{Engine, Event, Job, Output, Session};
 use krou::rules::{GrandSlam, Position, perft_report};
 use krou::search::{Limits, Settings};
 use std::io::Write;
-use std::sync::mpsc::Sender;
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 
 /// A collecting output.
@@ -62,6 +62,8 @@ impl Pending {
 #[derive(Clone, Default)]
 pub struct InlineEngine {
     pending: Arc<Mutex<Option<Pending>>>,
+    /// The limits of the last search started, until [`InlineEngine::take_started`].
+    started: Arc<Mutex<Option<Limits>>>,
 }
 
 impl InlineEngine {
@@ -71,6 +73,11 @@ impl InlineEngine {
         pending
             .as_ref()
             .map(|p| (p.job.limits.clone(), p.job.control.is_pondering()))
+    }
+
+    /// The limits of the search started since the last call, if one was.
+    pub fn take_started(&self) -> Option<Limits> {
+        self.started.lock().expect("started lock").take()
     }
 
     /// Ends the pending search if it may end now.
@@ -88,6 +95,7 @@ impl Engine for InlineEngine {
     fn configure(&mut self, _: Settings) {}
     fn clear(&mut self) {}
     fn start(&mut self, job: Job, output: &Output, events: &Sender<Event>) {
+        *self.started.lock().expect("started lock") = Some(job.limits.clone());
         let pending = Pending {
             job,
             output: output.clone(),
@@ -103,5 +111,55 @@ impl Engine for InlineEngine {
     fn perft(&mut self, position: &Position, depth: u32, rule: GrandSlam) -> Vec<String> {
         // Capped so that mutated depths keep the fuzzing fast; the real perft is in transcripts.
         perft_report(position, depth.min(2), rule)
+    }
+}
+
+/// A session on an [`InlineEngine`]: the session, its engine, its output and the events the
+/// searches send back.
+pub struct InlineSession {
+    /// The session under test.
+    pub session: Session<InlineEngine>,
+    /// Its engine (a clone sharing the pending search).
+    pub engine: InlineEngine,
+    /// What it printed.
+    pub sink: Sink,
+    /// The searches' ends, for [`Session::handle`].
+    pub inbox: Receiver<Event>,
+}
+
+impl InlineSession {
+    /// A fresh session at the start position.
+    pub fn new() -> InlineSession {
+        let (events, inbox) = channel();
+        let sink = Sink::default();
+        let engine = InlineEngine::default();
+        let session = Session::new(engine.clone(), Output::new(sink.clone()), events);
+        InlineSession {
+            session,
+            engine,
+            sink,
+            inbox,
+        }
+    }
+
+    /// Sends a line; returns everything printed until the engine has ended what it may end.
+    pub fn send(&mut self, line: &str) -> Vec<String> {
+        assert_eq!(
+            self.session.handle(Event::Line(line.to_string())),
+            krou::protocol::Flow::Continue
+        );
+        self.settle()
+    }
+
+    /// Ends the searches that may end, hands their ends to the session, and returns what was
+    /// printed since the last call.
+    pub fn settle(&mut self) -> Vec<String> {
+        let mut lines = self.sink.take_lines();
+        self.engine.step();
+        while let Ok(event) = self.inbox.try_recv() {
+            self.session.handle(event);
+        }
+        lines.extend(self.sink.take_lines());
+        lines
     }
 }

@@ -6,14 +6,13 @@
 //! keeps its later value. Each of these adds one warning (message and column) to [`Go`].
 //! (The session adds the rule for a `go` that has nothing left to end its search.)
 
-use super::super::command::{At, Command, Go};
+use super::super::command::{At, Command, Go, MAX_GO_WARNINGS};
 use super::words::{Res, integer, word};
 use super::{MAX_DEPTH, MAX_MOVES_TO_GO, MAX_NODES, MAX_TIME_MS, Reader};
 use crate::rules::Move;
 
 /// The parameters `go` knows, as listed in warnings.
-const KNOWN: &str =
-    "depth, nodes, movetime, wtime, btime, winc, binc, movestogo, infinite, ponder or searchmoves";
+const KNOWN: &str = "depth, nodes, movetime, wtime/p1time, btime/p2time, winc/p1inc, binc/p2inc, movestogo, infinite, ponder or searchmoves";
 
 /// Which `go` field a keyword sets.
 #[derive(Clone, Copy)]
@@ -88,12 +87,20 @@ impl<'a> Reader<'a> {
     pub(super) fn go(&self, input: &'a str) -> Res<'a, Command> {
         let mut go = Go::default();
         let mut rest = input;
+        // Where the last `wtime` and `btime` start; their columns are worked out once.
+        let mut clocks: [Option<&str>; 2] = [None, None];
         while let (next, Some((key, at))) = word(rest)? {
             rest = match GoKey::from_word(key) {
-                Some(field) => self.go_field(&mut go, field, key, at, next)?.0,
+                Some(field) => {
+                    if let GoKey::Time(side) = field {
+                        clocks[side] = Some(at);
+                    }
+                    self.go_field(&mut go, field, key, at, next)?.0
+                }
                 None => self.skip_unknown(&mut go, at, next)?.0,
             };
         }
+        go.clock_columns = clocks.map(|at| at.map(|at| self.column(at)));
         Ok(("", Command::Go(go)))
     }
 
@@ -104,6 +111,7 @@ impl<'a> Reader<'a> {
             rest = next;
         }
         let skipped = skipped_text(at, rest);
+        go.skipped = true;
         self.warn(
             go,
             at,
@@ -245,6 +253,7 @@ impl<'a> Reader<'a> {
             ),
             None => format!("skipped '{key}': expected a number after it"),
         };
+        go.skipped = true;
         self.warn(go, at, message);
         Ok((rest, false))
     }
@@ -272,6 +281,7 @@ impl<'a> Reader<'a> {
             rest = next;
         }
         if moves.is_empty() {
+            go.skipped = true;
             self.warn(
                 go,
                 at,
@@ -283,11 +293,17 @@ impl<'a> Reader<'a> {
         Ok((rest, true))
     }
 
+    /// Adds a warning about the word at `at`; past the cap it is only counted (its column, a
+    /// walk of the line, is not worked out).
     fn warn(&self, go: &mut Go, at: &str, message: String) {
-        go.warnings.push(At {
-            value: message,
-            column: self.column(at),
-        });
+        if go.warnings.len() < MAX_GO_WARNINGS {
+            go.warnings.push(At {
+                value: message,
+                column: self.column(at),
+            });
+        } else {
+            go.warnings_left_out += 1;
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Words are separated by whitespace. A bad line gives a [`ParseError`] saying what is wrong
 //! and at which column (1-based, in characters). `words` holds the word-level parsers,
-//! `go` the parameters of `go`.
+//! `go` the parameters of `go` (read liberally: warnings instead of errors).
 
 mod go;
 mod words;
@@ -12,17 +12,17 @@ use crate::rules::{Move, Position};
 use std::fmt;
 use words::{Fail, Res, end, fail, failure, number, space, word};
 
-/// The deepest `go depth` accepted.
+/// The deepest `go depth` searched (deeper ones are clamped to it, with a warning).
 pub const MAX_DEPTH: u32 = 100;
 /// The deepest `perft` accepted (deeper counts take seconds; use `krou perft`).
 pub const MAX_PERFT_DEPTH: u32 = 10;
 /// The deepest `bench` accepted (the default is the search's own bench depth).
 pub const MAX_BENCH_DEPTH: u32 = 20;
-/// The largest time accepted in `go` (about 11.5 days, in milliseconds).
+/// The largest time `go` uses (about 11.5 days, in milliseconds; larger ones are clamped).
 pub const MAX_TIME_MS: i64 = 1_000_000_000;
-/// The largest `go nodes` accepted.
+/// The largest `go nodes` used (larger ones are clamped).
 pub const MAX_NODES: u64 = 1_000_000_000_000_000;
-/// The largest `go movestogo` accepted.
+/// The largest `go movestogo` used (larger ones are clamped).
 pub const MAX_MOVES_TO_GO: u32 = 10_000;
 
 /// Why a line is not a command, and where.
@@ -42,8 +42,10 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// Reads one line (without its line end) into a command.
+/// Reads one line (without its line end) into a command. A byte-order mark at its start (some
+/// Windows programs begin their output with one) is not part of it: columns count after it.
 pub fn parse_command(line: &str) -> Result<Command, ParseError> {
+    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     let reader = Reader { line };
     match reader.command(line) {
         Ok((_, command)) => Ok(command),
@@ -239,7 +241,11 @@ fn debug(input: &str) -> Res<'_, Command> {
             );
         }
     };
-    end(rest, Command::Debug(on), "debug on|off")
+    end(
+        rest,
+        Command::Debug(on),
+        if on { "debug on" } else { "debug off" },
+    )
 }
 
 fn perft(input: &str) -> Res<'_, Command> {

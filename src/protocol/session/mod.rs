@@ -1,22 +1,21 @@
 //! The session: the game, the options and the running search; it executes commands and answers.
 //!
 //! Every rejected line gets exactly one `info string error: …` and leaves the session as it was.
+//! `go` has a module of its own: it is never rejected while idle.
 
-use super::command::{At, Command, Go, PositionCommand, Query, SetOption, Start};
+mod go;
+
+use super::command::{Command, PositionCommand, Query, SetOption, Start};
 use super::engine::{Engine, Event, Job};
 use super::options::{Change, OptionError, Options};
 use super::parse::parse_command;
 use super::response::{Output, Response};
 use super::tablebase::{TableSource, d_line, endgame_dir};
 use crate::rules::{Game, GrandSlam, Position, Side, notation};
-use crate::search::{Clock, Control, Limits};
+use crate::search::Control;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
-use std::time::Duration;
-
-/// The `movetime` of a `go` whose skipped words left nothing to end the search.
-pub const FALLBACK_MOVETIME_MS: u64 = 1000;
 
 /// Whether the session goes on after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,25 +154,6 @@ impl<E: Engine> Session<E> {
             }
         }
         self.engine.join();
-    }
-
-    /// A line that is not UTF-8 text: refused, but a `go` must still get its `bestmove`, so a
-    /// line whose first word is `go` runs with the bad bytes read as U+FFFD (and warned about).
-    fn not_text(&mut self, offset: usize, lossy: &str) {
-        let message = format!("the line is not UTF-8 text (byte {})", offset + 1);
-        let go = match parse_command(lossy) {
-            Ok(Command::Go(go)) if lossy.split_whitespace().next() == Some("go") => go,
-            _ => return self.reject("(not text)", message),
-        };
-        log::debug!("> {} (not UTF-8)", lossy.escape_debug());
-        if self.running.is_none() {
-            self.send(Response::Warning(format!(
-                "{message}: read with U+FFFD in place of the bad bytes"
-            )));
-        }
-        if let Err(e) = self.go(go) {
-            self.reject(lossy, e);
-        }
     }
 
     fn line(&mut self, line: &str) -> Flow {
@@ -363,170 +343,6 @@ impl<E: Engine> Session<E> {
         Ok(())
     }
 
-    /// `go`: always one `bestmove` when idle. Warnings first (what the parser changed or
-    /// skipped, illegal `searchmoves`), then the game-over answer or the search.
-    fn go(&mut self, mut go: Go) -> Result<(), String> {
-        self.idle("go")?;
-        for warning in &go.warnings {
-            self.send(Response::Warning(format!(
-                "{} (column {})",
-                warning.value, warning.column
-            )));
-        }
-        self.generation += 1;
-        if let Some(outcome) = self.game.outcome() {
-            self.send(Response::GameOver(outcome));
-            if go.ponder || go.infinite {
-                self.diagnose(|| {
-                    format!(
-                        "go #{}: the game is over; bestmove 0000 comes at stop{}",
-                        self.generation,
-                        if go.infinite { "" } else { " or ponderhit" }
-                    )
-                });
-                self.running = Some(Running {
-                    generation: self.generation,
-                    control: Arc::new(Control::new(go.ponder)),
-                    kind: RunKind::GameOver {
-                        infinite: go.infinite,
-                    },
-                });
-            } else {
-                self.send(Response::BestMove {
-                    best: None,
-                    ponder: None,
-                });
-            }
-            return Ok(());
-        }
-        let before = go.searchmoves.len();
-        go.searchmoves = self.legal_searchmoves(&go.searchmoves);
-        let warned = !go.warnings.is_empty() || go.searchmoves.len() < before;
-        let mut limits = self.limits(&go);
-        if warned && limits.is_unbounded() && !go.infinite && !go.ponder {
-            // Something was skipped and nothing is left to end the search: the line meant a
-            // search with an end, so it gets one rather than waiting for a stop.
-            limits.movetime = Some(Duration::from_millis(FALLBACK_MOVETIME_MS));
-            self.send(Response::Warning(format!(
-                "nothing left to end the search: searching {FALLBACK_MOVETIME_MS} ms (column 1)"
-            )));
-        }
-        self.diagnose(|| self.describe_go(&go, &limits));
-        let control = Arc::new(Control::new(go.ponder));
-        self.running = Some(Running {
-            generation: self.generation,
-            control: Arc::clone(&control),
-            kind: RunKind::Search,
-        });
-        let job = Job {
-            generation: self.generation,
-            game: self.game.clone(),
-            limits,
-            control,
-            proven_score: self.options.proven_score,
-        };
-        self.engine.set_tables(self.tables.current());
-        self.engine.start(job, &self.output, &self.events);
-        Ok(())
-    }
-
-    /// The `searchmoves` that are legal here, with a warning for each one that is not; none
-    /// legal (or none given) means every legal move.
-    fn legal_searchmoves(&self, moves: &[At<crate::rules::Move>]) -> Vec<At<crate::rules::Move>> {
-        let legal = self.game.legal_moves();
-        for At { value, column } in moves.iter().filter(|m| !legal.contains(m.value)) {
-            self.send(Response::Warning(format!(
-                "searchmoves: skipped '{value}', not a legal move here (legal: {legal}) (column {column})"
-            )));
-        }
-        let kept: Vec<_> = moves
-            .iter()
-            .filter(|m| legal.contains(m.value))
-            .copied()
-            .collect();
-        if let (true, Some(first)) = (kept.is_empty(), moves.first()) {
-            self.send(Response::Warning(format!(
-                "searchmoves: no legal move left, searching every move (column {})",
-                first.column
-            )));
-        }
-        kept
-    }
-
-    /// The `debug on` line of a `go`: its limits as the search will use them, its time plan,
-    /// and the search's settings.
-    fn describe_go(&self, go: &Go, limits: &Limits) -> String {
-        let ms =
-            |d: Option<Duration>| d.map_or("none".to_string(), |d| format!("{} ms", d.as_millis()));
-        let (soft, hard) = crate::search::time_plan(limits);
-        let tables = self
-            .tables
-            .current()
-            .and_then(|t| t.max_seeds())
-            .map_or("none ready".to_string(), |n| format!("to {n} seeds"));
-        format!(
-            "go #{}: depth {}, nodes {}, movetime {}, clock {}, {}{}; time plan: soft {}, hard {}; threads {}, hash {} MiB, endgame tables {tables}",
-            self.generation,
-            limits.depth.map_or("none".to_string(), |d| d.to_string()),
-            limits.nodes.map_or("none".to_string(), |n| n.to_string()),
-            ms(limits.movetime),
-            limits.clock.map_or("none".to_string(), |c| format!(
-                "{} ms + {} ms",
-                c.remaining.as_millis(),
-                c.increment.as_millis()
-            )),
-            if go.ponder { "ponder" } else { "no ponder" },
-            if limits.infinite { ", infinite" } else { "" },
-            ms(soft),
-            ms(hard),
-            self.options.settings.threads,
-            self.options.settings.hash_mib,
-        )
-    }
-
-    /// The search limits of `go`. The clock is the side to move's; when only the other
-    /// side's is given (a client that mixed up the sides), that one is used, with a warning.
-    fn limits(&self, go: &Go) -> Limits {
-        let side = self.game.position().side_to_move();
-        let (own, other) = match side {
-            Side::South => (
-                (go.south_time, go.south_increment),
-                (go.north_time, go.north_increment),
-            ),
-            Side::North => (
-                (go.north_time, go.north_increment),
-                (go.south_time, go.south_increment),
-            ),
-        };
-        let (time, increment) = match (own.0, other.0) {
-            (None, Some(_)) => {
-                let (mine, theirs) = match side {
-                    Side::South => ("wtime", "btime"),
-                    Side::North => ("btime", "wtime"),
-                };
-                self.send(Response::Warning(format!(
-                    "no '{mine}' for {side}, the side to move: using '{theirs}' (column 1)"
-                )));
-                other
-            }
-            _ => own,
-        };
-        Limits {
-            depth: go.depth,
-            nodes: go.nodes,
-            movetime: go.movetime.map(millis),
-            clock: time.map(|t| Clock {
-                remaining: millis(t),
-                increment: millis(increment.unwrap_or(0)),
-                moves_to_go: go.moves_to_go,
-            }),
-            infinite: go.infinite,
-            searchmoves: go.searchmoves.iter().map(|m| m.value).collect(),
-            overhead: self.options.move_overhead,
-            multi_pv: self.options.multi_pv,
-        }
-    }
-
     fn display(&self) {
         let position = self.game.position();
         for line in notation::board(position).lines() {
@@ -599,11 +415,6 @@ impl<E: Engine> Session<E> {
 
 fn yes_no(yes: bool) -> &'static str {
     if yes { "true" } else { "false" }
-}
-
-/// A time in milliseconds from `go`; zero or negative means none left.
-fn millis(ms: i64) -> Duration {
-    Duration::from_millis(u64::try_from(ms).unwrap_or(0))
 }
 
 /// The same game played under another grand-slam rule, or why a move cannot be replayed.

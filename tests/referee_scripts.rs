@@ -1,0 +1,137 @@
+//! The scripts that run a sharded match on many machines: `scripts/match-parallel` (GNU
+//! parallel; skipped when it is not installed) and `scripts/match-slurm.sbatch` (checked for
+//! syntax, and run by hand as Slurm would, with the job array's variables set).
+
+mod referee_support;
+
+use referee_support::{krou, scratch};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const MATCH: [&str; 10] = [
+    "--engine",
+    "random",
+    "--engine",
+    "greedy",
+    "--games",
+    "16",
+    "--random-openings",
+    "4",
+    "--seed",
+    "21",
+];
+
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scripts")
+        .join(name)
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).expect("a JSON summary");
+    serde_json::from_str(&text).expect("valid JSON")
+}
+
+/// The same match in one process.
+fn one_process(dir: &Path) -> Value {
+    let json = dir.join("one.json");
+    let status = Command::new(krou())
+        .arg("match")
+        .args(MATCH)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .expect("krou runs")
+        .status;
+    assert!(status.success());
+    read_json(&json)
+}
+
+fn assert_same_games(one: &Value, merged: &Value) {
+    for key in ["match_id", "games_finished", "pairings", "games", "reasons"] {
+        assert_eq!(one[key], merged[key], "{key}");
+    }
+}
+
+#[test]
+fn match_parallel_plays_two_shards_at_once_and_merges_them() {
+    let found = Command::new("sh")
+        .args(["-c", "command -v parallel"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        println!("skipped: GNU parallel is not on PATH (apt-get install parallel)");
+        return;
+    }
+    let dir = scratch("match-parallel");
+    let out = dir.join("out");
+    let output = Command::new(script("match-parallel"))
+        .args(["-j", "2", "--shards", "2", "--krou"])
+        .arg(krou())
+        .arg("--out")
+        .arg(&out)
+        .arg("--")
+        .args(MATCH)
+        .output()
+        .expect("the script runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let merged = read_json(&out.join("merged.json"));
+    assert_eq!(merged["shards_merged"], serde_json::json!([1, 2]));
+    assert_same_games(&one_process(&dir), &merged);
+    let records = std::fs::read_to_string(out.join("games.ogn")).expect("records");
+    let games = krou::referee::ogn_read::read_games(&records).expect("readable");
+    assert_eq!(games.len(), 16);
+    let help = Command::new(script("match-parallel"))
+        .arg("--help")
+        .output()
+        .expect("the script runs");
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--sshlogin"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_slurm_script_parses_and_its_tasks_and_merge_give_the_whole_match() {
+    let syntax = Command::new("bash")
+        .arg("-n")
+        .arg(script("match-slurm.sbatch"))
+        .status()
+        .expect("bash runs");
+    assert!(syntax.success(), "bash -n scripts/match-slurm.sbatch");
+    // No cluster here: run the array's tasks and the merge job as Slurm would.
+    let dir = scratch("match-slurm");
+    let run = |task: Option<usize>, args: &[&str]| {
+        let mut command = Command::new("bash");
+        command
+            .arg(script("match-slurm.sbatch"))
+            .args(args)
+            .env("SLURM_SUBMIT_DIR", &dir)
+            .env("KROU", krou())
+            .env("OUT", "results");
+        if let Some(task) = task {
+            command
+                .env("SLURM_ARRAY_TASK_ID", task.to_string())
+                .env("SLURM_ARRAY_TASK_COUNT", "3")
+                .env("SLURM_ARRAY_TASK_MIN", "1")
+                .env("SLURM_ARRAY_TASK_MAX", "3");
+        }
+        let output = command.output().expect("bash runs");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    for task in 1..=3 {
+        run(Some(task), &MATCH);
+    }
+    run(None, &["merge"]);
+    let merged = read_json(&dir.join("results/merged.json"));
+    assert_eq!(merged["shards_merged"], serde_json::json!([1, 2, 3]));
+    assert_same_games(&one_process(&dir), &merged);
+    let _ = std::fs::remove_dir_all(&dir);
+}
