@@ -413,7 +413,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         if count == 0 {
             return stand;
         }
-        captures[..count].sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        captures[..count].sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
         alpha = alpha.max(stand);
         let mut best = stand;
         let boundary = self.keys.len();
