@@ -15,6 +15,9 @@ pub struct Features {
     /// Reverse futility pruning: near the horizon, a node whose evaluation is far above beta
     /// is taken to hold without a search.
     pub reverse_futility: bool,
+    /// Quiescence search: at the horizon, captures are searched on (up to
+    /// `QUIESCENCE_PLIES`) before the evaluation is trusted.
+    pub quiescence: bool,
 }
 
 impl Default for Features {
@@ -24,6 +27,7 @@ impl Default for Features {
             late_move_reductions: true,
             killers_and_history: true,
             reverse_futility: true,
+            quiescence: true,
         }
     }
 }
@@ -58,6 +62,13 @@ impl Features {
                 "reverse-futility",
                 Features {
                     reverse_futility: !all.reverse_futility,
+                    ..all
+                },
+            ),
+            (
+                "quiescence",
+                Features {
+                    quiescence: !all.quiescence,
                     ..all
                 },
             ),

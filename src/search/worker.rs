@@ -28,6 +28,8 @@ const FUTILITY_DEPTH: i32 = 5;
 const FUTILITY_MARGIN: i32 = 100;
 /// Nodes between two looks at the clock and the stop flags (well under a millisecond).
 const POLL_INTERVAL: u64 = 1024;
+/// How many captures in a row the quiescence search follows past the horizon.
+const QUIESCENCE_PLIES: u32 = 8;
 /// Half-width of the first aspiration window around the last iteration's score.
 const ASPIRATION_WINDOW: i32 = 60;
 /// Aspiration windows are used from this depth on.
@@ -375,8 +377,67 @@ impl<'s, 'a> Worker<'s, 'a> {
     ) -> i32 {
         match self.enter(position, alpha, beta, ply, boundary) {
             Entry::Settled(value) => value,
+            Entry::Open(open) if self.shared.features.quiescence => {
+                self.quiesce(position, &open, alpha, beta, ply, QUIESCENCE_PLIES)
+            }
             Entry::Open(open) => horizon(position, open.proven_range),
         }
+    }
+
+    /// Quiescence: the evaluation stands unless a capture beats it; captures (largest first)
+    /// are searched on, `plies` more at most. A capture makes every earlier position
+    /// unrepeatable, so each child starts a new repetition boundary.
+    fn quiesce(
+        &mut self,
+        position: &Position,
+        open: &Open,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        plies: u32,
+    ) -> i32 {
+        let stand = horizon(position, open.proven_range);
+        if stand >= beta || plies == 0 || ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        let rule = self.shared.rule;
+        let mut captures = [(0u8, *position); 6];
+        let mut count = 0;
+        for mv in open.moves {
+            let played = position.play_unchecked(mv, rule);
+            if played.captured > 0 {
+                captures[count] = (played.captured, played.position);
+                count += 1;
+            }
+        }
+        if count == 0 {
+            return stand;
+        }
+        captures[..count].sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let boundary = self.keys.len();
+        for (_, next) in &captures[..count] {
+            let v = match self.enter(next, -beta, -alpha, ply + 1, boundary) {
+                Entry::Settled(value) => -value,
+                Entry::Open(child) => {
+                    -self.quiesce(next, &child, -beta, -alpha, ply + 1, plies - 1)
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Steps 1–3 of every node: count it, look at the limits, and settle it when the game
