@@ -45,8 +45,11 @@ impl TimeManager {
         let (soft, hard) = if limits.infinite {
             (None, None)
         } else if let Some(movetime) = limits.movetime {
-            // `movetime` asks for exactly that time: no soft limit, the hard one ends it.
-            (None, Some(movetime.saturating_sub(limits.overhead)))
+            // `movetime` asks for exactly that time: no soft limit, the hard one ends it. The
+            // overhead is kept back, but never more than half of it: `go movetime 10` with
+            // the default 10 ms overhead still searches 5 ms, not nothing.
+            let kept = limits.overhead.min(movetime / 2);
+            (None, Some(movetime - kept))
         } else if let Some(clock) = &limits.clock {
             let (soft, hard) = clock_limits(clock, limits.overhead);
             (Some(soft), Some(hard))
@@ -147,7 +150,7 @@ mod tests {
     }
 
     #[test]
-    fn movetime_keeps_the_overhead_and_infinite_has_no_limit() {
+    fn movetime_keeps_the_overhead_up_to_half_and_infinite_has_no_limit() {
         let limits = Limits {
             movetime: Some(Duration::from_millis(1000)),
             overhead: Duration::from_millis(10),
@@ -156,6 +159,15 @@ mod tests {
         assert_eq!(
             TimeManager::new(&limits).limits().1,
             Some(Duration::from_millis(990))
+        );
+        let short = Limits {
+            movetime: Some(Duration::from_millis(10)),
+            ..limits.clone()
+        };
+        assert_eq!(
+            TimeManager::new(&short).limits().1,
+            Some(Duration::from_millis(5)),
+            "at most half of a short movetime is kept back"
         );
         let infinite = Limits {
             infinite: true,
