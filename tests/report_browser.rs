@@ -162,15 +162,20 @@ fn the_fixture_report_loads_cleanly_and_every_plot_has_data() {
 fn a_real_match_report_loads_cleanly_and_every_plot_has_data() {
     let dir = scratch("browser-match");
     let page = dir.join("report.html");
-    // Krou at depth 1 (its own `tc=`, so under time odds; timed, with evaluations) against
-    // greedy, with the seed and openings of the README's screenshot.
+    // Krou against itself at depth 1 (one side through its own `tc=`; both timed, with
+    // evaluations). Two equal engines split the colours of each opening, so the Elo estimate is
+    // finite from the first pair on and its plot has data whatever the games are (Krou alone
+    // against greedy can win all ten, an infinite Elo with nothing to draw).
     let krou_engine = format!("name=krou tc=depth=1 {}", referee_support::krou().display());
+    let twin = format!("name=twin {}", referee_support::krou().display());
     let output = Command::new(referee_support::krou())
         .args(["match", "--engine"])
         .arg(&krou_engine)
+        .arg("--engine")
+        .arg(&twin)
         .args([
-            "--engine",
-            "greedy",
+            "--tc",
+            "depth=1",
             "--games",
             "10",
             "--random-openings",
