@@ -287,6 +287,31 @@ fn a_match_that_cannot_start_says_why_and_exits_with_status_2() {
             ],
             "exactly two",
         ),
+        (
+            // Checked before the first game, not after the last.
+            vec![
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--json",
+                "/nonexistent-dir/summary.json",
+            ],
+            "--json: cannot write /nonexistent-dir/summary.json",
+        ),
+        (
+            vec![
+                "--engine",
+                "random",
+                "--engine",
+                "greedy",
+                "--json",
+                "same.html",
+                "--report",
+                "./same.html",
+            ],
+            "--report and --json name the same file",
+        ),
     ] {
         let output = Command::new(krou())
             .arg("match")

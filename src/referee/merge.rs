@@ -47,6 +47,14 @@ fn count_field(value: &Value, key: &str, path: &Path) -> Result<usize, BadMerge>
 
 /// Runs `krou match merge`: the merged summary to stdout, the JSON to `--json`.
 pub fn run(args: &MergeArgs) -> Result<(), BadMerge> {
+    let outputs: Vec<(&str, &Path)> = args
+        .json
+        .as_deref()
+        .map(|p| ("--json", p))
+        .into_iter()
+        .collect();
+    let inputs: Vec<&Path> = args.files.iter().map(std::path::PathBuf::as_path).collect();
+    super::outputs::check(&outputs, &inputs).map_err(BadMerge)?;
     let files = args
         .files
         .iter()

@@ -22,6 +22,7 @@ pub mod merge;
 pub mod ogn;
 pub mod ogn_read;
 pub mod openings;
+pub mod outputs;
 pub mod play;
 pub mod player;
 pub mod process;

@@ -52,6 +52,16 @@ pub struct Outcome {
 /// Plays the match described by `args`: the summary goes to stdout, progress to stderr.
 pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
     args.validate()?;
+    let outputs: Vec<(&str, &Path)> = [
+        ("--json", args.json.as_deref()),
+        ("--report", args.report.as_deref()),
+        ("--ogn", args.ogn.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(option, path)| path.map(|p| (option, p)))
+    .collect();
+    let inputs: Vec<&Path> = args.openings.as_deref().into_iter().collect();
+    super::outputs::check(&outputs, &inputs).map_err(BadMatch)?;
     install_interrupt_handler();
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut specs = args.engines.clone();
@@ -140,6 +150,9 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
         shard: context.args.shard,
         merged: None,
     };
+    // The summary first: a file that cannot be written after all must not take it along.
+    print!("{}", text(&outcome.standings, &report));
+    let _ = std::io::stdout().flush();
     if context.args.json.is_some() || context.args.report.is_some() {
         let mut games = outcome.games;
         games.sort_by_key(|(job, _)| job.round);
@@ -161,8 +174,6 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
                 .map_err(|e| BadMatch(format!("report: {e}")))?;
         }
     }
-    print!("{}", text(&outcome.standings, &report));
-    let _ = std::io::stdout().flush();
     Ok(outcome.ending)
 }
 

@@ -104,6 +104,8 @@ pub fn write(
 /// combined by `krou match merge`'s code (one file too: a whole match, or one shard); a single
 /// older file, without `format`, is drawn as it is.
 pub fn run(args: &ReportArgs) -> Result<(), ReportError> {
+    let inputs: Vec<&Path> = args.files.iter().map(PathBuf::as_path).collect();
+    crate::referee::outputs::check(&[("-o", &args.out)], &inputs).map_err(ReportError::Merge)?;
     let mut files = Vec::new();
     for path in &args.files {
         match ShardFile::read(path) {
