@@ -3,6 +3,7 @@
 //! - [`rules`]: the exact rules core (positions, moves, sowing, capture, game end, notation,
 //!   hashing, perft). It knows nothing of the layers above it.
 //! - [`egdb`]: endgame tables: proven bounds on positions with few seeds, built and probed.
+//! - [`learn`]: the evaluation's training pipeline (self-play data, the trainer); not used in play.
 //! - [`search`]: finds moves within limits; reports through callbacks, never prints.
 //! - [`protocol`]: the Aualé-compatible UCI dialect on stdin/stdout (see `protocol.md`).
 //! - [`referee`]: engine-against-engine matches with clocks, statistics and game records.
@@ -11,6 +12,7 @@
 
 pub mod cli_docs;
 pub mod egdb;
+pub mod learn;
 pub mod protocol;
 pub mod referee;
 pub mod rules;

@@ -1,7 +1,8 @@
-//! The static evaluation: an estimate of 100 × the final seed margin for the side to move, as a
-//! linear function of a few Oware features.
+//! The static evaluation: an estimate of 100 × the final seed margin for the side to move.
+//! [`evaluate`] is the learned network of [`super::net`]; [`evaluate_linear`], a linear function
+//! of a few Oware features, was the evaluation before it.
 //!
-//! # How the weights were fitted, and how to refit them
+//! # How the linear weights were fitted, and how to refit them
 //! The weights are least-squares fits of the final margin of self-play games: the example
 //! `examples/fit_eval.rs` plays games of Krou against itself at a small fixed depth from openings
 //! with a few pseudo-random moves, records [`features`] of every position with the game's final
@@ -51,11 +52,36 @@ pub fn features(position: &Position) -> [i32; FEATURES] {
     ]
 }
 
-/// 100 × the expected final seed margin for the side to move: the weighted sum of
-/// [`features`], computed a side at a time with bit-parallel counts over each side's six pits
-/// (a test checks it against `features`).
+/// 100 × the expected final seed margin for the side to move: the store margin plus the
+/// learned network's estimate of what is still to gain ([`super::net`]); the linear
+/// [`evaluate_linear`] if the shipped weights were damaged.
 #[inline]
 pub fn evaluate(position: &Position) -> i32 {
+    let Some(network) = super::net::shipped() else {
+        return evaluate_linear(position);
+    };
+    let us = position.side_to_move();
+    let stores = i32::from(position.store(us)) - i32::from(position.store(us.opponent()));
+    (100 * stores + network.future_gain(position))
+        .clamp(-super::value::MAX_EVAL, super::value::MAX_EVAL)
+}
+
+/// [`evaluate`] when `learned`, else [`evaluate_linear`] (the search's switch
+/// [`super::Features::learned_evaluation`]).
+#[inline]
+pub fn evaluate_with(position: &Position, learned: bool) -> i32 {
+    if learned {
+        evaluate(position)
+    } else {
+        evaluate_linear(position)
+    }
+}
+
+/// The evaluation before the learned one: the weighted sum of [`features`], computed a side at
+/// a time with bit-parallel counts over each side's six pits (a test checks it against
+/// `features`).
+#[inline]
+pub fn evaluate_linear(position: &Position) -> i32 {
     let us = position.side_to_move();
     let them = us.opponent();
     let (own, other) = (position.side_word(us), position.side_word(them));
@@ -103,7 +129,7 @@ const PIT_INDICES: u64 = 0x0504_0302_0100;
 /// Branch-free: the evaluation runs at almost every node, and the walks it replaces were
 /// mispredicted often.
 #[inline]
-fn ready_capture(own: u64, other: u64) -> i32 {
+pub(crate) fn ready_capture(own: u64, other: u64) -> i32 {
     // The opponent's pits of 1–2 seeds (one gained makes 2–3), as 0xff bytes …
     let takable = ((at_least(other, 1) & !at_least(other, 3)) >> 7) * 0xff;
     // … and the run a sowing that ends in each pit would capture there: a segmented prefix sum
@@ -157,7 +183,7 @@ fn best_capture(pits: &[u8; 12], side: Side) -> i32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -175,8 +201,9 @@ mod tests {
         assert_eq!(features(&position)[6], 3);
     }
 
-    #[test]
-    fn the_fast_evaluation_is_the_weighted_sum_of_the_features() {
+    /// `count` random positions: up to 48 seeds on the board, crowded into few pits now and
+    /// then, either side to move.
+    pub(crate) fn random_positions(count: usize) -> Vec<Position> {
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
         let mut next = move |bound: u64| {
             state ^= state << 13;
@@ -184,9 +211,8 @@ mod tests {
             state ^= state << 17;
             state % bound
         };
-        let mut checked = 0;
-        for _ in 0..20_000 {
-            // Random placements of up to 48 seeds, crowded into few pits now and then.
+        let mut positions = Vec::with_capacity(count);
+        while positions.len() < count {
             let mut pits = [0u8; 12];
             let on_board = next(49) as u8;
             let spread = 1 + next(12) as usize;
@@ -199,19 +225,22 @@ mod tests {
             } else {
                 Side::North
             };
-            let Some(position) = Position::new(pits, [south, 48 - on_board - south], side) else {
-                continue;
-            };
+            positions.extend(Position::new(pits, [south, 48 - on_board - south], side));
+        }
+        positions
+    }
+
+    #[test]
+    fn the_fast_evaluation_is_the_weighted_sum_of_the_features() {
+        for position in random_positions(20_000) {
             let f = features(&position);
             let sum: i32 = (0..FEATURES).map(|i| WEIGHTS[i] * f[i]).sum();
             let expected = sum.clamp(
                 -super::super::value::MAX_EVAL,
                 super::super::value::MAX_EVAL,
             );
-            assert_eq!(evaluate(&position), expected, "{position}");
-            checked += 1;
+            assert_eq!(evaluate_linear(&position), expected, "{position}");
         }
-        assert_eq!(checked, 20_000);
     }
 
     #[test]
@@ -223,5 +252,6 @@ mod tests {
             .parse()
             .expect("valid diagram");
         assert_eq!(evaluate(&south), evaluate(&north));
+        assert_eq!(evaluate_linear(&south), evaluate_linear(&north));
     }
 }

@@ -8,6 +8,7 @@ mod bench;
 pub mod eval;
 mod features;
 mod limits;
+pub mod net;
 mod ordering;
 mod score;
 mod table;

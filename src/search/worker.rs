@@ -5,7 +5,7 @@
 //! thread also keeps time; helper threads (Lazy SMP) search the same tree, one line, share what
 //! they learn through the table, and a deeper iteration of theirs is played.
 
-use super::eval::evaluate;
+use super::eval::evaluate_with as evaluate;
 use super::ordering::{self, Children, FILLER, Node, Ordering as MoveOrder, Picker};
 use super::table::{Bound, Table};
 use super::time::TimeManager;
@@ -380,7 +380,11 @@ impl<'s, 'a> Worker<'s, 'a> {
             Entry::Open(open) if self.shared.features.quiescence => {
                 self.quiesce(position, &open, alpha, beta, ply, QUIESCENCE_PLIES)
             }
-            Entry::Open(open) => horizon(position, open.proven_range),
+            Entry::Open(open) => horizon(
+                position,
+                open.proven_range,
+                self.shared.features.learned_evaluation,
+            ),
         }
     }
 
@@ -396,7 +400,11 @@ impl<'s, 'a> Worker<'s, 'a> {
         ply: usize,
         plies: u32,
     ) -> i32 {
-        let stand = horizon(position, open.proven_range);
+        let stand = horizon(
+            position,
+            open.proven_range,
+            self.shared.features.learned_evaluation,
+        );
         if stand >= beta || plies == 0 || ply >= MAX_PLY - 1 {
             return stand;
         }
@@ -546,7 +554,11 @@ impl<'s, 'a> Worker<'s, 'a> {
 
         // 4. The horizon (an estimate kept within the tables' proven range).
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return horizon(position, proven_range);
+            return horizon(
+                position,
+                proven_range,
+                self.shared.features.learned_evaluation,
+            );
         }
 
         // 5. The transposition table.
@@ -579,7 +591,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             && proven_range.is_none()
             && !value::is_proven(beta)
         {
-            let estimate = evaluate(position);
+            let estimate = evaluate(position, self.shared.features.learned_evaluation);
             if estimate - FUTILITY_MARGIN * depth >= beta {
                 return estimate;
             }
@@ -729,8 +741,8 @@ struct Open {
 
 /// The static estimate of a node at the horizon, kept within the tables' proven range.
 #[inline]
-fn horizon(position: &Position, proven_range: Option<(i32, i32)>) -> i32 {
-    let estimate = evaluate(position);
+fn horizon(position: &Position, proven_range: Option<(i32, i32)>, learned: bool) -> i32 {
+    let estimate = evaluate(position, learned);
     match proven_range {
         Some((lo, hi)) => estimate.clamp(100 * lo, 100 * hi),
         None => estimate,
