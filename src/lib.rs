@@ -3,6 +3,7 @@
 //! - [`rules`]: the exact rules core (positions, moves, sowing, capture, game end, notation,
 //!   hashing, perft). It knows nothing of the layers above it.
 //! - [`egdb`]: endgame tables: proven bounds on positions with few seeds, built and probed.
+//! - [`book`]: the opening book: its file, its builder, the choice of a book move.
 //! - [`learn`]: the evaluation's training pipeline (self-play data, the trainer); not used in play.
 //! - [`search`]: finds moves within limits; reports through callbacks, never prints.
 //! - [`protocol`]: the Aualé-compatible UCI dialect on stdin/stdout (see `protocol.md`).
@@ -10,6 +11,7 @@
 //! - [`cli_docs`]: shell completions and man pages from the binary's command line.
 #![forbid(unsafe_code)]
 
+pub mod book;
 pub mod cli_docs;
 pub mod egdb;
 pub mod learn;

@@ -35,6 +35,11 @@ enum Command {
         #[command(subcommand)]
         command: krou::egdb::EgdbCommand,
     },
+    /// Opening book: build one, probe a position.
+    Book {
+        #[command(subcommand)]
+        command: krou::book::cli::BookCommand,
+    },
     /// Search the bench games to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth in plies.
@@ -77,6 +82,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Egdb { command }) => krou::egdb::run(command),
+        Some(Command::Book { command }) => krou::book::cli::run(command),
         Some(Command::Bench { depth }) => {
             krou::search::bench(depth)
                 .text()

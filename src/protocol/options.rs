@@ -15,6 +15,12 @@ pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 /// The most `MultiPV` lines: a position has at most six moves.
 pub const MAX_MULTI_PV: usize = 6;
+/// The largest `BookVariety`, in 100 × seeds.
+pub const MAX_BOOK_VARIETY: u64 = 1000;
+/// The default `BookVariety`: book moves within a quarter of a seed of the best are played.
+pub const DEFAULT_BOOK_VARIETY: u64 = 25;
+/// The largest `BookSeed`.
+pub const MAX_BOOK_SEED: u64 = (1 << 31) - 1;
 
 /// The value of every option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,8 +31,13 @@ pub struct Options {
     pub move_overhead: Duration,
     /// `Ponder`: whether the GUI may send `go ponder` (informative; `go ponder` always works).
     pub ponder: bool,
-    /// `OwnBook`: accepted and remembered; there is no book yet.
+    /// `OwnBook`: timed searches in book positions play a book move (see protocol.md).
     pub own_book: bool,
+    /// `BookVariety`: book moves within this many hundredths of a seed of the best are
+    /// chosen among at random.
+    pub book_variety: u64,
+    /// `BookSeed`: seeds the choice among book moves; 0 seeds it from the clock.
+    pub book_seed: u64,
     /// `GrandSlam`: the grand-slam rule of the game.
     pub grand_slam: GrandSlam,
     /// `MultiPV`: how many best lines a search reports (analysis; play uses the first).
@@ -42,6 +53,8 @@ impl Default for Options {
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             ponder: false,
             own_book: false,
+            book_variety: DEFAULT_BOOK_VARIETY,
+            book_seed: 0,
             grand_slam: GrandSlam::default(),
             multi_pv: 1,
             proven_score: ProvenScore::default(),
@@ -62,6 +75,10 @@ pub enum Change {
     Ponder(bool),
     /// `OwnBook`.
     OwnBook(bool),
+    /// `BookVariety` in 100 × seeds.
+    BookVariety(u64),
+    /// `BookSeed`.
+    BookSeed(u64),
     /// `GrandSlam`.
     GrandSlam(GrandSlam),
     /// `MultiPV`.
@@ -117,12 +134,14 @@ pub const IGNORED: [&str; 6] = [
 ];
 
 /// The names, as `uci` lists them.
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 11] = [
     "Hash",
     "Threads",
     "MoveOverhead",
     "Ponder",
     "OwnBook",
+    "BookVariety",
+    "BookSeed",
     "GrandSlam",
     "EndgameDatabase",
     "MultiPV",
@@ -151,6 +170,14 @@ impl Options {
             ),
             format!("name Ponder type check default {}", defaults.ponder),
             format!("name OwnBook type check default {}", defaults.own_book),
+            format!(
+                "name BookVariety type spin default {} min 0 max {MAX_BOOK_VARIETY}",
+                defaults.book_variety
+            ),
+            format!(
+                "name BookSeed type spin default {} min 0 max {MAX_BOOK_SEED}",
+                defaults.book_seed
+            ),
             format!(
                 "name GrandSlam type combo default {} {}",
                 defaults.grand_slam,
@@ -202,6 +229,8 @@ impl Options {
             )?)),
             "Ponder" => Change::Ponder(check(canonical, value)?),
             "OwnBook" => Change::OwnBook(check(canonical, value)?),
+            "BookVariety" => Change::BookVariety(spin(canonical, value, 0, MAX_BOOK_VARIETY)?),
+            "BookSeed" => Change::BookSeed(spin(canonical, value, 0, MAX_BOOK_SEED)?),
             "MultiPV" => Change::MultiPv(spin(canonical, value, 1, MAX_MULTI_PV as u64)? as usize),
             "ProvenScore" => Change::ProvenScore(value.parse().map_err(|_| {
                 format!(
@@ -226,6 +255,8 @@ impl Options {
             Change::MoveOverhead(d) => self.move_overhead = d,
             Change::Ponder(on) => self.ponder = on,
             Change::OwnBook(on) => self.own_book = on,
+            Change::BookVariety(v) => self.book_variety = v,
+            Change::BookSeed(seed) => self.book_seed = seed,
             Change::GrandSlam(rule) => self.grand_slam = rule,
             Change::MultiPv(lines) => self.multi_pv = lines,
             Change::ProvenScore(form) => self.proven_score = form,

@@ -29,6 +29,8 @@ pub enum Response {
     Warning(String),
     /// `info string debug: …`: a diagnostic while `debug on`.
     Debug(String),
+    /// `info string book: …`: the move comes from the opening book, not a search.
+    Book(String),
     /// `bestmove <move> [ponder <move>]`, or `bestmove 0000` when there is no move.
     BestMove {
         /// The move to play.
@@ -58,6 +60,7 @@ impl fmt::Display for Response {
             Response::Error(message) => write!(f, "info string error: {message}"),
             Response::Warning(message) => write!(f, "info string warning: {message}"),
             Response::Debug(message) => write!(f, "info string debug: {message}"),
+            Response::Book(message) => write!(f, "info string book: {message}"),
             Response::BestMove { best: None, .. } => f.write_str("bestmove 0000"),
             Response::BestMove {
                 best: Some(best),

@@ -5,7 +5,7 @@
 use super::{Engine, Job, Response, RunKind, Running, Session};
 use crate::protocol::command::{At, Command, Go, MAX_GO_WARNINGS};
 use crate::protocol::parse::parse_command;
-use crate::rules::{Move, Side};
+use crate::rules::{GrandSlam, Move, Side};
 use crate::search::{Clock, Control, Limits};
 use std::sync::Arc;
 use std::time::Duration;
@@ -66,6 +66,9 @@ impl<E: Engine> Session<E> {
                 1,
             );
         }
+        if self.play_from_book(&go, &limits) {
+            return Ok(());
+        }
         self.diagnose(|| self.describe_go(&go, &limits));
         let control = Arc::new(Control::new(go.ponder));
         self.running = Some(Running {
@@ -83,6 +86,48 @@ impl<E: Engine> Session<E> {
         self.engine.set_tables(self.tables.current());
         self.engine.start(job, &self.output, &self.events);
         Ok(())
+    }
+
+    /// With `OwnBook` on, a timed search (`movetime` or a clock, with or without `depth` or
+    /// `nodes`; not pondering, not `infinite`, no `searchmoves`, one line) in a book position
+    /// is answered
+    /// at once with a book move: one within `BookVariety` of the best, chosen at random. The
+    /// expected reply is the book's best in the next position, when it has one. Only under the
+    /// no-capture grand-slam rule, which the book was built with. Returns whether it answered.
+    fn play_from_book(&mut self, go: &Go, limits: &Limits) -> bool {
+        let timed = limits.movetime.is_some() || limits.clock.is_some();
+        if !self.options.own_book
+            || !timed
+            || go.ponder
+            || go.infinite
+            || !go.searchmoves.is_empty()
+            || self.options.multi_pv > 1
+            || self.game.rule() != GrandSlam::NoCapture
+        {
+            return false;
+        }
+        let book = crate::book::shipped();
+        let position = *self.game.position();
+        let variety = self.options.book_variety as i32;
+        let candidates = book.candidates(&position, variety).len();
+        let Some((best, score)) = self.book.choose(book, &position, variety) else {
+            return false;
+        };
+        let mut next = self.game.clone();
+        if next.play(best).is_err() {
+            return false;
+        }
+        let ponder = book.moves(next.position()).first().map(|&(mv, _)| mv);
+        self.send(Response::Book(format!(
+            "{best} (best score {:+.2} seeds; {candidates} moves within {:.2} of it)",
+            f64::from(score) / 100.0,
+            f64::from(variety) / 100.0
+        )));
+        self.send(Response::BestMove {
+            best: Some(best),
+            ponder,
+        });
+        true
     }
 
     fn warn(&self, message: &str, column: usize) {

@@ -11,6 +11,7 @@ use super::options::{Change, OptionError, Options};
 use super::parse::parse_command;
 use super::response::{Output, Response};
 use super::tablebase::{TableSource, d_line, endgame_dir};
+use crate::book::Chooser;
 use crate::rules::{Game, GrandSlam, Position, Side, notation};
 use crate::search::Control;
 use std::path::PathBuf;
@@ -65,6 +66,8 @@ pub struct Session<E: Engine> {
     endgame_dir: Option<PathBuf>,
     /// `debug on`: diagnostics as `info string debug: …` lines.
     debug: bool,
+    /// Chooses among book moves (`OwnBook`, `BookSeed`).
+    book: Chooser,
 }
 
 impl<E: Engine> Session<E> {
@@ -84,6 +87,7 @@ impl<E: Engine> Session<E> {
             tables_on: false,
             endgame_dir: None,
             debug: false,
+            book: Chooser::new(book_seed(options.book_seed)),
         }
     }
 
@@ -307,6 +311,9 @@ impl<E: Engine> Session<E> {
         if matches!(change, Change::GrandSlam(_)) {
             self.request_tables();
         }
+        if let Change::BookSeed(seed) = change {
+            self.book = Chooser::new(book_seed(seed));
+        }
         if change.needs_idle_search() {
             self.engine.configure(self.options.settings);
         }
@@ -426,4 +433,15 @@ fn replay(game: &Game, rule: GrandSlam) -> Result<Game, String> {
         })?;
     }
     Ok(replayed)
+}
+
+/// The chooser's seed for `BookSeed` `seed`: the seed itself, or for 0 one from the clock, so
+/// that every run varies unless a seed is set.
+fn book_seed(seed: u64) -> u64 {
+    if seed != 0 {
+        return seed;
+    }
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
 }

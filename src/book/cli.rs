@@ -1,0 +1,112 @@
+//! The `krou book` command line: build a book, probe a position.
+
+use super::build::{Plan, build};
+use super::file::Book;
+use crate::egdb::Tables;
+use crate::rules::{GrandSlam, Position};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// `krou book …` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum BookCommand {
+    /// Build a book by drop-out expansion from the start position (see protocol.md, OwnBook).
+    Build {
+        /// The book file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Positions to search.
+        #[arg(long, value_name = "N", default_value_t = Plan::default().positions)]
+        positions: usize,
+        /// Nodes searched per position.
+        #[arg(long, value_name = "K", default_value_t = Plan::default().nodes)]
+        nodes: u64,
+        /// Positions searched at once, one thread each.
+        #[arg(long, value_name = "T", default_value_t = Plan::default().threads)]
+        threads: usize,
+        /// Endgame tables to this many seeds for the searches (built in memory first).
+        #[arg(long, value_name = "S", default_value_t = 12,
+              value_parser = clap::value_parser!(u8).range(0..=16))]
+        table_seeds: u8,
+    },
+    /// Print the book's moves for a position with their scores, best first.
+    Probe {
+        /// The position, e.g. `4-4-4-4-4-4-4-4-4-4-4-4-0-0-S`.
+        diagram: Position,
+        /// A book file (default: the book built into Krou).
+        #[arg(long, value_name = "FILE")]
+        book: Option<PathBuf>,
+    },
+}
+
+/// Runs a `krou book` subcommand.
+pub fn run(command: BookCommand) -> ExitCode {
+    match command {
+        BookCommand::Build {
+            out,
+            positions,
+            nodes,
+            threads,
+            table_seeds,
+        } => {
+            let start = Instant::now();
+            let tables = Arc::new(Tables::build(
+                GrandSlam::NoCapture,
+                table_seeds,
+                threads.max(1),
+            ));
+            let plan = Plan {
+                positions,
+                nodes,
+                threads,
+                ..Plan::default()
+            };
+            let book = build(&plan, Some(tables), &|done| {
+                if done % 100 < plan.threads.max(1) {
+                    eprintln!("{done} positions ({:.0?})", start.elapsed());
+                }
+            });
+            match std::fs::write(&out, book.to_bytes()) {
+                Ok(()) => {
+                    eprintln!("wrote {} positions to {}", book.len(), out.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("krou book build: {}: {e}", out.display());
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        BookCommand::Probe { diagram, book } => {
+            let loaded;
+            let book = match book {
+                None => super::shipped(),
+                Some(path) => {
+                    let read = std::fs::read(&path)
+                        .map_err(|e| e.to_string())
+                        .and_then(|bytes| Book::from_bytes(&bytes));
+                    match read {
+                        Ok(b) => {
+                            loaded = b;
+                            &loaded
+                        }
+                        Err(e) => {
+                            eprintln!("krou book probe: {}: {e}", path.display());
+                            return ExitCode::FAILURE;
+                        }
+                    }
+                }
+            };
+            let moves = book.moves(&diagram);
+            if moves.is_empty() {
+                println!("{diagram}: not in the book");
+            }
+            for (mv, score) in moves {
+                println!("{mv} {score:+}");
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}
