@@ -10,7 +10,7 @@
 
 use krou::rules::{Game, GrandSlam, Position};
 use krou::search::eval::{FEATURES, NAMES, WEIGHTS, features};
-use krou::search::{Control, Limits, Searcher, Settings};
+use krou::search::{Control, Features, Limits, Searcher, Settings};
 
 /// Moves played at random at the start of each game, for variety.
 const RANDOM_PLIES: usize = 6;
@@ -24,6 +24,11 @@ fn main() {
     let mut searcher = Searcher::new(Settings {
         hash_mib: 8,
         threads: 1,
+    });
+    // The games are played with the evaluation being fitted, not the learned one.
+    searcher.set_features(Features {
+        learned_evaluation: false,
+        ..Features::default()
     });
     let mut state = 0x6b72_6f75_u64;
     let mut random = move || {

@@ -38,11 +38,12 @@ enum Command {
         /// Nodes searched per move.
         #[arg(long, default_value_t = selfplay::Plan::default().nodes)]
         nodes: u64,
-        /// Threads playing batches.
-        #[arg(long, default_value_t = 2)]
+        /// Threads playing batches (1 to 64).
+        #[arg(long, default_value_t = 2,
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
         threads: usize,
         /// Seeds the endgame tables cover, for the search and the exact labels.
-        #[arg(long, default_value_t = 12)]
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(0..=16))]
         table_seeds: u8,
         /// Play with the linear evaluation instead of the shipped network.
         #[arg(long)]
@@ -64,6 +65,10 @@ enum Command {
         /// Adam's initial step size.
         #[arg(long, default_value_t = train::Plan::default().learning_rate)]
         learning_rate: f32,
+        /// Hold out whole batch files (one in 20) instead of one position in 20: an honest
+        /// test, as positions of one game are alike (the shipped weights hold out positions).
+        #[arg(long)]
+        hold_out_batches: bool,
     },
 }
 
@@ -111,6 +116,7 @@ fn run(command: Command) -> Result<(), String> {
             epochs,
             result_weight,
             learning_rate,
+            hold_out_batches,
         } => {
             let plan = train::Plan {
                 epochs,
@@ -124,31 +130,57 @@ fn run(command: Command) -> Result<(), String> {
                 .filter(|p| p.extension().is_some_and(|e| e == "bin"))
                 .collect();
             files.sort();
+            // Examples with their file's number; the linear evaluation's error on the positions
+            // held out, for comparison.
             let mut examples = Vec::new();
-            let mut linear = (0f64, 0usize);
-            for file in &files {
+            let mut linear = Vec::new();
+            for (number, file) in files.iter().enumerate() {
                 for s in sample::read_file(file)? {
                     let Some(example) = train::example(&s, plan.result_weight) else {
                         continue;
                     };
-                    if examples.len() % plan.validation_every == 0 {
-                        if let Some(position) = s.position() {
-                            let gain = f64::from(evaluate_linear(&position)) / 100.0
-                                - f64::from(s.store_margin());
-                            linear.0 += (gain - f64::from(example.target)).powi(2);
-                            linear.1 += 1;
-                        }
-                    }
-                    examples.push(example);
+                    let gain = s.position().map_or(0.0, |p| {
+                        f64::from(evaluate_linear(&p)) / 100.0 - f64::from(s.store_margin())
+                    });
+                    linear.push((gain - f64::from(example.target)).powi(2));
+                    examples.push((number, example));
                 }
             }
             eprintln!("{} positions from {} batches", examples.len(), files.len());
+            let every = plan.validation_every;
+            let (training, held_out, linear_held): (Vec<_>, Vec<_>, Vec<f64>) = if hold_out_batches
+            {
+                let held = |n: usize| n % every == 0;
+                (
+                    examples
+                        .iter()
+                        .filter(|e| !held(e.0))
+                        .map(|e| e.1)
+                        .collect(),
+                    examples.iter().filter(|e| held(e.0)).map(|e| e.1).collect(),
+                    examples
+                        .iter()
+                        .zip(&linear)
+                        .filter(|(e, _)| held(e.0))
+                        .map(|(_, &l)| l)
+                        .collect(),
+                )
+            } else {
+                let all: Vec<_> = examples.iter().map(|e| e.1).collect();
+                let (training, held_out) = train::split(&all, every);
+                (
+                    training,
+                    held_out,
+                    linear.iter().step_by(every.max(2)).copied().collect(),
+                )
+            };
             eprintln!(
-                "held out, the linear evaluation: rms error {:.3} seeds",
-                (linear.0 / linear.1.max(1) as f64).sqrt()
+                "held out ({} positions), the linear evaluation: rms error {:.3} seeds",
+                held_out.len(),
+                (linear_held.iter().sum::<f64>() / linear_held.len().max(1) as f64).sqrt()
             );
             let start = Instant::now();
-            let (model, held_out) = train::train(&plan, &examples, &mut |epoch, t, h| {
+            let model = train::train(&plan, training, &held_out, &mut |epoch, t, h| {
                 eprintln!(
                     "epoch {epoch}: rms error {t:.3} seeds, held out {h:.3} ({:.0?})",
                     start.elapsed()

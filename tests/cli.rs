@@ -1,4 +1,4 @@
-//! The command line: help, version, perft output and its errors.
+//! The command line: help, version, perft output, the book commands and their errors.
 
 use std::process::{Command, Output};
 
@@ -149,5 +149,62 @@ fn man_out_writes_a_page_per_command() {
     for word in ["merge", "report", "\\-\\-shard", "\\-\\-report"] {
         assert!(play.contains(word), "krou-match.1 lacks {word}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn book_probe_lists_the_start_moves_best_first() {
+    let output = krou(&["book", "probe", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"]);
+    assert!(output.status.success());
+    let lines: Vec<String> = stdout(&output).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    let scores: Vec<i32> = lines
+        .iter()
+        .map(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .and_then(|s| s.parse().ok())
+                .expect("a score")
+        })
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    let output = krou(&["book", "probe", "0-0-0-0-0-1-0-0-0-0-0-1-23-23-S"]);
+    assert!(stdout(&output).contains("not in the book"));
+}
+
+#[test]
+fn book_build_refuses_bad_arguments_before_it_works() {
+    for args in [
+        &["book", "build", "--out", "/tmp/x.book", "--threads", "0"][..],
+        &["book", "build", "--out", "/tmp/x.book", "--nodes", "10"],
+        &["book", "build", "--out", "/tmp/x.book", "--positions", "0"],
+        &["book", "probe", "4-4-4"],
+    ] {
+        let output = krou(args);
+        assert!(!output.status.success(), "{args:?}");
+        assert!(!output.stderr.is_empty(), "{args:?}: an error is printed");
+    }
+    // An unwritable output fails at once, before the tables and searches.
+    let output = krou(&["book", "build", "--out", "/nonexistent-dir/x.book"]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("/nonexistent-dir/x.partial"));
+}
+
+#[test]
+fn book_probe_refuses_a_file_that_is_not_a_book() {
+    let dir = std::env::temp_dir().join(format!("krou-book-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("bad.book");
+    std::fs::write(&file, b"KROUBOK1 this is not really a book").expect("write");
+    let path = file.to_string_lossy().to_string();
+    let output = krou(&[
+        "book",
+        "probe",
+        "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+        "--book",
+        &path,
+    ]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("checksum mismatch"));
     let _ = std::fs::remove_dir_all(&dir);
 }

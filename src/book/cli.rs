@@ -17,14 +17,17 @@ pub enum BookCommand {
         /// The book file to write.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
-        /// Positions to search.
-        #[arg(long, value_name = "N", default_value_t = Plan::default().positions)]
+        /// Positions to search (1 to 1,000,000).
+        #[arg(long, value_name = "N", default_value_t = Plan::default().positions,
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
         positions: usize,
-        /// Nodes searched per position.
-        #[arg(long, value_name = "K", default_value_t = Plan::default().nodes)]
+        /// Nodes searched per position (at least 1,000, so that every move gets a score).
+        #[arg(long, value_name = "K", default_value_t = Plan::default().nodes,
+              value_parser = clap::value_parser!(u64).range(1_000..))]
         nodes: u64,
-        /// Positions searched at once, one thread each.
-        #[arg(long, value_name = "T", default_value_t = Plan::default().threads)]
+        /// Positions searched at once, one thread each (1 to 64).
+        #[arg(long, value_name = "T", default_value_t = Plan::default().threads,
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
         threads: usize,
         /// Endgame tables to this many seeds for the searches (built in memory first).
         #[arg(long, value_name = "S", default_value_t = 12,
@@ -51,12 +54,15 @@ pub fn run(command: BookCommand) -> ExitCode {
             threads,
             table_seeds,
         } => {
+            // The book goes to a file beside the output, renamed at the end: an unwritable path
+            // fails now, not after the build, and a stopped build leaves no half book.
+            let partial = out.with_extension("partial");
+            if let Err(e) = std::fs::write(&partial, b"") {
+                eprintln!("krou book build: {}: {e}", partial.display());
+                return ExitCode::FAILURE;
+            }
             let start = Instant::now();
-            let tables = Arc::new(Tables::build(
-                GrandSlam::NoCapture,
-                table_seeds,
-                threads.max(1),
-            ));
+            let tables = Arc::new(Tables::build(GrandSlam::NoCapture, table_seeds, threads));
             let plan = Plan {
                 positions,
                 nodes,
@@ -68,7 +74,14 @@ pub fn run(command: BookCommand) -> ExitCode {
                     eprintln!("{done} positions ({:.0?})", start.elapsed());
                 }
             });
-            match std::fs::write(&out, book.to_bytes()) {
+            if book.is_empty() {
+                let _ = std::fs::remove_file(&partial);
+                eprintln!("krou book build: no position could be scored; nothing written");
+                return ExitCode::FAILURE;
+            }
+            let written = std::fs::write(&partial, book.to_bytes())
+                .and_then(|()| std::fs::rename(&partial, &out));
+            match written {
                 Ok(()) => {
                     eprintln!("wrote {} positions to {}", book.len(), out.display());
                     ExitCode::SUCCESS

@@ -109,7 +109,7 @@ impl Book {
         };
         moves
             .into_iter()
-            .filter(|&(_, s)| s >= best - variety.max(0))
+            .filter(|&(_, s)| s >= best.saturating_sub(variety.max(0)))
             .map(|(mv, _)| (mv, best))
             .collect()
     }

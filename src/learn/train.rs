@@ -20,7 +20,7 @@ pub struct Plan {
     pub learning_rate: f32,
     /// The share of the game's result in the target, the rest being the search's score.
     pub result_weight: f32,
-    /// One sample in this many is held out to measure the error.
+    /// One sample (or batch file) in this many is held out to measure the error.
     pub validation_every: usize,
     /// Seeds the initial weights and the shuffles.
     pub seed: u64,
@@ -181,21 +181,29 @@ pub fn rms_error(model: &Model, examples: &[Example]) -> f32 {
     (sum / examples.len().max(1) as f64).sqrt() as f32
 }
 
-/// Trains a model on `examples` (the held-out share excepted) and returns it with the
-/// held-out examples; `report` hears each epoch's training and held-out errors.
-pub fn train(
-    plan: &Plan,
-    examples: &[Example],
-    report: &mut dyn FnMut(usize, f32, f32),
-) -> (Model, Vec<Example>) {
-    let every = plan.validation_every.max(2);
-    let held_out: Vec<Example> = examples.iter().step_by(every).copied().collect();
-    let mut training: Vec<Example> = examples
+/// Splits `examples` into training and held-out ones: every `every`-th is held out. Positions
+/// of one game are alike, so this share is optimistic as a test; holding out whole batch files
+/// (`learn train --hold-out-batches`) is not.
+pub fn split(examples: &[Example], every: usize) -> (Vec<Example>, Vec<Example>) {
+    let every = every.max(2);
+    let held_out = examples.iter().step_by(every).copied().collect();
+    let training = examples
         .iter()
         .enumerate()
         .filter(|(i, _)| i % every != 0)
         .map(|(_, e)| *e)
         .collect();
+    (training, held_out)
+}
+
+/// Trains a model on `training`; `report` hears each epoch's training error and the error on
+/// `held_out`.
+pub fn train(
+    plan: &Plan,
+    mut training: Vec<Example>,
+    held_out: &[Example],
+    report: &mut dyn FnMut(usize, f32, f32),
+) -> Model {
     let mut model = Model::new(plan.seed);
     let mut adam = Adam {
         m: vec![0.0; WEIGHTS],
@@ -220,9 +228,9 @@ pub fn train(
             step(&mut model, &mut adam, &gradient, rate, batch.len());
         }
         let train_rms = (squared / training.len().max(1) as f64).sqrt() as f32;
-        report(epoch, train_rms, rms_error(&model, &held_out));
+        report(epoch, train_rms, rms_error(&model, held_out));
     }
-    (model, held_out)
+    model
 }
 
 /// Adds the gradient of one example's squared error to `gradient`; returns that error.
@@ -302,9 +310,10 @@ mod tests {
             .iter()
             .map(|d| d.parse().expect("valid diagram"))
             .collect();
+        // Every diagram is among the held-out ones (every 20th) as well as the training ones.
         (0..4000)
             .map(|i| {
-                let position = &positions[i % positions.len()];
+                let position = &positions[(i + i / 20) % positions.len()];
                 Example {
                     active: active_inputs(position),
                     target: if position.seeds(0) == 0 { 2.0 } else { -1.0 },
@@ -322,7 +331,11 @@ mod tests {
             ..Plan::default()
         };
         let mut last = f32::MAX;
-        let (model, held_out) = train(&plan, &examples(), &mut |_, _, held| last = held);
+        let (training, held_out) = split(&examples(), plan.validation_every);
+        let targets: std::collections::HashSet<u32> =
+            held_out.iter().map(|e| e.target.to_bits()).collect();
+        assert_eq!(targets.len(), 2, "both targets are held out");
+        let model = train(&plan, training, &held_out, &mut |_, _, held| last = held);
         assert!(last < 0.1, "held-out error {last} seeds");
         let network = model.quantised().expect("small weights");
         for example in &held_out {

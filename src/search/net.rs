@@ -243,7 +243,19 @@ mod tests {
         }
         assert_eq!(usize::from(active[12]), 12 * PIT_BUCKETS);
         assert_eq!(usize::from(active[13]), 12 * PIT_BUCKETS + STORE_BUCKETS);
-        assert!(active.iter().all(|&i| usize::from(i) < INPUTS));
+        // Every input group holds one input of its own range, in every position.
+        let stores = 12 * PIT_BUCKETS;
+        let captures = stores + 2 * STORE_BUCKETS;
+        for position in crate::search::eval::tests::random_positions(2_000) {
+            let active = active_inputs(&position);
+            for (k, &input) in active[..12].iter().enumerate() {
+                assert!((k * PIT_BUCKETS..(k + 1) * PIT_BUCKETS).contains(&usize::from(input)));
+            }
+            assert!((stores..stores + STORE_BUCKETS).contains(&usize::from(active[12])));
+            assert!((stores + STORE_BUCKETS..captures).contains(&usize::from(active[13])));
+            assert!((captures..captures + CAPTURE_BUCKETS).contains(&usize::from(active[14])));
+            assert!((captures + CAPTURE_BUCKETS..INPUTS).contains(&usize::from(active[15])));
+        }
     }
 
     #[test]

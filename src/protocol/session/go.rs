@@ -1,4 +1,5 @@
-//! `go`: while idle it always starts a search (or answers a finished game), never an error.
+//! `go`: while idle it always starts a search (or answers from the opening book, or answers a
+//! finished game), never an error.
 //! Warnings first (what the parser changed or skipped, illegal `searchmoves`, a clock of the
 //! wrong side, increments without a clock), then the game-over answer or the search.
 
@@ -67,6 +68,7 @@ impl<E: Engine> Session<E> {
             );
         }
         if self.play_from_book(&go, &limits) {
+            self.diagnose(|| format!("go #{}: answered from the book", self.generation));
             return Ok(());
         }
         self.diagnose(|| self.describe_go(&go, &limits));
@@ -113,11 +115,17 @@ impl<E: Engine> Session<E> {
         let Some((best, score)) = self.book.choose(book, &position, variety) else {
             return false;
         };
+        // The book ignores the game's history: a move that would end the game by repetition
+        // is left to the search.
         let mut next = self.game.clone();
-        if next.play(best).is_err() {
+        if next.play(best).is_err() || next.outcome().is_some() {
             return false;
         }
-        let ponder = book.moves(next.position()).first().map(|&(mv, _)| mv);
+        let ponder = book
+            .moves(next.position())
+            .first()
+            .map(|&(mv, _)| mv)
+            .filter(|&mv| next.legal_moves().contains(mv));
         self.send(Response::Book(format!(
             "{best} (best score {:+.2} seeds; {candidates} moves within {:.2} of it)",
             f64::from(score) / 100.0,
