@@ -92,10 +92,10 @@ impl<E: Engine> Session<E> {
 
     /// With `OwnBook` on, a timed search (`movetime` or a clock, with or without `depth` or
     /// `nodes`; not pondering, not `infinite`, no `searchmoves`, one line) in a book position
-    /// is answered
-    /// at once with a book move: one within `BookVariety` of the best, chosen at random. The
-    /// expected reply is the book's best in the next position, when it has one. Only under the
-    /// no-capture grand-slam rule, which the book was built with. Returns whether it answered.
+    /// is answered at once with a book move: one within `BookVariety` of the best, chosen at
+    /// random. The expected reply is the book's best in the next position, when it has one.
+    /// Only under the no-capture grand-slam rule, which the book was built with. Returns
+    /// whether it answered.
     fn play_from_book(&mut self, go: &Go, limits: &Limits) -> bool {
         let timed = limits.movetime.is_some() || limits.clock.is_some();
         if !self.options.own_book
