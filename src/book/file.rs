@@ -7,6 +7,7 @@
 //! [`NO_SCORE`] where that pit has no legal move.
 
 use crate::rules::{Move, Position};
+use crate::search::net::fnv1a;
 
 /// The first bytes of a book file (and its format's version).
 pub const MAGIC: &[u8; 8] = b"KROUBOK1";
@@ -45,12 +46,6 @@ pub struct Entry {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Book {
     entries: Vec<Entry>,
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 impl Book {

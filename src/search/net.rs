@@ -70,8 +70,8 @@ pub struct Network {
     pub output_bias: i32,
 }
 
-/// FNV-1a, 64 bits: the weights file's checksum.
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a, 64 bits: the checksum of the weights file (and of the opening book's).
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
