@@ -1,13 +1,17 @@
 //! Endgame tables for a session: built in memory in the background at start-up (out of the
 //! box), or loaded in the background from the `EndgameDatabase` directory; the session hands
-//! the latest ones to the searcher before each search, never during one.
+//! the latest ones to the searcher before each search, never during one. Reading table files
+//! takes milliseconds (building them, seconds): `isready` and searches without a clock wait for
+//! the files being read (see [`TableSource::wait_for_files`]), so that the same commands give
+//! the same search from the first `go` on.
 
 use super::options::NO_DIRECTORY;
 use super::response::{Output, Response};
 use crate::egdb::{MAX_SEEDS, Tables};
 use crate::rules::{Game, GrandSlam};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Duration;
 
 /// Seed counts the built-in tables cover (0 to 12 seeds take a few seconds on one thread; each
 /// layer is handed over as soon as it is built, so small endings are covered at once).
@@ -21,12 +25,45 @@ struct Slot {
     /// The rule and directory of the latest request.
     source: Option<(GrandSlam, Option<PathBuf>)>,
     tables: Option<Arc<Tables>>,
+    /// Whether the latest request is still reading table files (before any building).
+    reading: bool,
+}
+
+/// The slot and the signal that the latest request has read its files.
+#[derive(Debug, Default)]
+struct Shared {
+    slot: Mutex<Slot>,
+    files_read: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Slot> {
+        self.slot.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Marks the files of `request` read (if it is still the latest) and wakes the waiters.
+    fn files_read(&self, request: u64) {
+        let mut slot = self.lock();
+        if slot.request == request {
+            slot.reading = false;
+        }
+        self.files_read.notify_all();
+    }
+}
+
+/// Marks request `.1`'s files read when dropped.
+struct FilesRead<'a>(&'a Shared, u64);
+
+impl Drop for FilesRead<'_> {
+    fn drop(&mut self) {
+        self.0.files_read(self.1);
+    }
 }
 
 /// Where a session's endgame tables come from.
 #[derive(Debug, Default)]
 pub struct TableSource {
-    slot: Arc<Mutex<Slot>>,
+    shared: Arc<Shared>,
 }
 
 impl TableSource {
@@ -37,46 +74,67 @@ impl TableSource {
     pub fn request(&self, rule: GrandSlam, dir: Option<&Path>, output: &Output) {
         let source = (rule, dir.map(Path::to_path_buf));
         let request = {
-            let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut slot = self.shared.lock();
             if slot.source.as_ref() == Some(&source) {
                 return;
             }
             slot.source = Some(source);
             slot.request += 1;
             slot.tables = None;
+            slot.reading = true;
             slot.request
         };
-        let slot = Arc::clone(&self.slot);
+        let shared = Arc::clone(&self.shared);
         let (dir, output) = (dir.map(Path::to_path_buf), output.clone());
         let spawned = std::thread::Builder::new()
             .name("endgame tables".to_string())
-            .spawn(move || match dir {
-                Some(dir) => load(&slot, request, rule, &dir, &output),
-                None => build(&slot, request, rule),
+            .spawn(move || {
+                // Marks the files read however the thread ends (a panic included), so that
+                // nothing waits for them longer than the thread lives.
+                let _read = FilesRead(&shared, request);
+                match dir {
+                    Some(dir) => load(&shared, request, rule, &dir, &output),
+                    None => build(&shared, request, rule),
+                }
             });
         if let Err(e) = spawned {
             log::error!("cannot start the endgame table thread ({e}); playing without tables");
+            self.shared.files_read(request);
         }
     }
 
     /// Drops the tables and stops the background work (after the layer it is building).
     pub fn drop_tables(&self) {
-        let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut slot = self.shared.lock();
         slot.request += 1;
         slot.source = None;
         slot.tables = None;
+        slot.reading = false;
+        self.shared.files_read.notify_all();
     }
 
     /// The tables ready now, if any.
     pub fn current(&self) -> Option<Arc<Tables>> {
-        let slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
-        slot.tables.clone()
+        self.shared.lock().tables.clone()
+    }
+
+    /// Waits (at most `limit`) until the latest request has read its table files: those of
+    /// `EndgameDatabase`, or those a build saved at an earlier start. Never waits for layers
+    /// being built. Returns whether the files are read.
+    pub fn wait_for_files(&self, limit: Duration) -> bool {
+        let slot = self.shared.lock();
+        let (slot, _) = self
+            .shared
+            .files_read
+            .wait_timeout_while(slot, limit, |slot| slot.reading)
+            .unwrap_or_else(PoisonError::into_inner);
+        !slot.reading
     }
 }
 
 /// Publishes `tables` if `request` is still the latest; returns whether it is.
-fn publish(slot: &Mutex<Slot>, request: u64, tables: Tables) -> bool {
-    let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+fn publish(shared: &Shared, request: u64, tables: Tables) -> bool {
+    let mut slot = shared.lock();
     if slot.request != request {
         return false;
     }
@@ -89,14 +147,16 @@ fn publish(slot: &Mutex<Slot>, request: u64, tables: Tables) -> bool {
 /// or saved by an earlier start), then builds the missing layers up to [`BUILT_IN_SEEDS`] on one
 /// thread, handing over each layer when built and saving it there so the next start only loads
 /// it. A missing, bad or unwritable cache is rebuilt or skipped quietly (logged).
-fn build(slot: &Mutex<Slot>, request: u64, rule: GrandSlam) {
+fn build(shared: &Shared, request: u64, rule: GrandSlam) {
     let started = std::time::Instant::now();
     let dir = crate::egdb::default_dir();
     let (mut tables, error) = Tables::load(&dir, rule, MAX_SEEDS);
     if let Some(e) = error {
         log::info!("endgame table cache: {e}; rebuilding from there");
     }
-    if tables.max_seeds().is_some() && !publish(slot, request, tables.clone()) {
+    let published = tables.max_seeds().is_none() || publish(shared, request, tables.clone());
+    shared.files_read(request);
+    if !published {
         return;
     }
     let mut saving = std::fs::create_dir_all(&dir).is_ok();
@@ -110,7 +170,7 @@ fn build(slot: &Mutex<Slot>, request: u64, rule: GrandSlam) {
             log::warn!("cannot save endgame tables in {} ({e})", dir.display());
             saving = false;
         }
-        if !publish(slot, request, tables.clone()) {
+        if !publish(shared, request, tables.clone()) {
             return;
         }
     }
@@ -123,7 +183,7 @@ fn build(slot: &Mutex<Slot>, request: u64, rule: GrandSlam) {
 
 /// Loads the tables from `dir`; a refused file or no file at all gives one error line, and the
 /// engine goes on with the layers below the refused one (or, with none, the built-in tables).
-fn load(slot: &Mutex<Slot>, request: u64, rule: GrandSlam, dir: &Path, output: &Output) {
+fn load(shared: &Shared, request: u64, rule: GrandSlam, dir: &Path, output: &Output) {
     let (tables, error) = Tables::load(dir, rule, MAX_SEEDS);
     let covered = tables.max_seeds();
     if let Some(e) = error {
@@ -136,9 +196,10 @@ fn load(slot: &Mutex<Slot>, request: u64, rule: GrandSlam, dir: &Path, output: &
     }
     match covered {
         Some(seeds) if seeds >= BUILT_IN_SEEDS => {
-            publish(slot, request, tables);
+            publish(shared, request, tables);
+            shared.files_read(request);
         }
-        _ => build(slot, request, rule),
+        _ => build(shared, request, rule),
     }
 }
 
@@ -254,6 +315,49 @@ mod tests {
         );
         let other = Tables::build(GrandSlam::Forbidden, 6, 1);
         assert_eq!(table_line(&other, &start), None, "tables of another rule");
+    }
+
+    #[test]
+    fn waiting_for_the_files_ends_when_they_are_read_or_their_thread_ends() {
+        let source = TableSource::default();
+        assert!(source.wait_for_files(Duration::ZERO), "nothing asked for");
+        let request = {
+            let mut slot = source.shared.lock();
+            slot.request += 1;
+            slot.reading = true;
+            slot.request
+        };
+        assert!(!source.wait_for_files(Duration::from_millis(10)));
+        let shared = Arc::clone(&source.shared);
+        let reader = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(20));
+            shared.files_read(request);
+        });
+        assert!(source.wait_for_files(Duration::from_secs(20)));
+        reader.join().expect("the reader ends");
+        // A thread that dies while reading still lets the waiters go.
+        source.shared.lock().reading = true;
+        let shared = Arc::clone(&source.shared);
+        let dying = std::thread::spawn(move || {
+            let _read = FilesRead(&shared, request);
+            panic!("a reader that fails");
+        });
+        assert!(dying.join().is_err());
+        assert!(source.wait_for_files(Duration::ZERO));
+        // An older request's reader does not end the wait of a newer one.
+        let newer = {
+            let mut slot = source.shared.lock();
+            slot.request += 1;
+            slot.reading = true;
+            slot.request
+        };
+        source.shared.files_read(newer - 1);
+        assert!(!source.wait_for_files(Duration::from_millis(10)));
+        source.drop_tables();
+        assert!(
+            source.wait_for_files(Duration::ZERO),
+            "dropped: nothing to read"
+        );
     }
 
     #[test]

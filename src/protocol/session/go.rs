@@ -71,6 +71,10 @@ impl<E: Engine> Session<E> {
             self.diagnose(|| format!("go #{}: answered from the book", self.generation));
             return Ok(());
         }
+        if limits.movetime.is_none() && limits.clock.is_none() {
+            // A search without a clock repeats itself: it waits for table files being read.
+            self.wait_for_table_files();
+        }
         self.diagnose(|| self.describe_go(&go, &limits));
         let control = Arc::new(Control::new(go.ponder));
         self.running = Some(Running {

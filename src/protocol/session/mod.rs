@@ -17,6 +17,11 @@ use crate::search::Control;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+/// The longest `isready` or a search without a clock waits for endgame table files being read
+/// (milliseconds for the built-in tables; a large `EndgameDatabase` may take longer).
+pub const TABLE_FILES_WAIT: Duration = Duration::from_secs(2);
 
 /// Whether the session goes on after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +101,17 @@ impl<E: Engine> Session<E> {
     pub fn start_tables(&mut self) {
         self.tables_on = true;
         self.request_tables();
+    }
+
+    /// Waits (at most [`TABLE_FILES_WAIT`]) for the endgame table files being read, so that
+    /// `isready` and searches without a clock see the same tables each time.
+    fn wait_for_table_files(&self) {
+        if !self.tables.wait_for_files(TABLE_FILES_WAIT) {
+            log::info!(
+                "endgame table files still being read after {} s: going on without waiting",
+                TABLE_FILES_WAIT.as_secs()
+            );
+        }
     }
 
     fn request_tables(&self) {
@@ -193,7 +209,12 @@ impl<E: Engine> Session<E> {
     fn execute(&mut self, command: Command) -> Result<Flow, String> {
         match command {
             Command::Uci => self.uci(),
-            Command::IsReady => self.send(Response::ReadyOk),
+            Command::IsReady => {
+                if self.running.is_none() {
+                    self.wait_for_table_files();
+                }
+                self.send(Response::ReadyOk);
+            }
             Command::UciNewGame => self.new_game()?,
             Command::SetOption(set) => self.set_option(set)?,
             Command::Position(position) => self.position(position)?,
