@@ -180,11 +180,16 @@ fn merge_refuses_other_matches_and_overlapping_shards_naming_the_files() {
     let other = dir.join("other");
     std::fs::create_dir_all(&other).expect("directory");
     let other = play_shards(&other, &other_seed, 2);
-    // Shard 1 of 2 again, but calling itself shard 2: its rounds are in both files.
+    // Shard 1 of 2 again, but calling itself shard 2: its game pairs are not shard 2's.
     let mut relabelled = read_json(&files[0]);
     relabelled["shard"]["index"] = 2.into();
     let forged = dir.join("forged.json");
     std::fs::write(&forged, relabelled.to_string()).expect("written");
+    // Shard 2 with a game renumbered to a round of shard 1: that round is in both files.
+    let mut renumbered = read_json(&files[1]);
+    renumbered["games"][0]["round"] = read_json(&files[0])["games"][0]["round"].clone();
+    let overlapping = dir.join("overlapping.json");
+    std::fs::write(&overlapping, renumbered.to_string()).expect("written");
     let three = dir.join("three");
     std::fs::create_dir_all(&three).expect("directory");
     let three = play_shards(&three, &args, 3);
@@ -198,7 +203,14 @@ fn merge_refuses_other_matches_and_overlapping_shards_naming_the_files() {
             vec![files[0].clone(), files[0].clone()],
             "are both shard 1/2",
         ),
-        (vec![files[0].clone(), forged.clone()], "the shards overlap"),
+        (
+            vec![forged.clone()],
+            "games[0].pair: game pair 0 is not one of shard 2/2",
+        ),
+        (
+            vec![files[0].clone(), overlapping.clone()],
+            "the shards overlap",
+        ),
         (
             vec![files[0].clone(), three[1].clone()],
             "split differently",
@@ -274,6 +286,30 @@ fn a_shard_never_stops_early_and_the_merge_gives_the_sprt_verdict() {
     assert_eq!(merged["games_finished"], 120);
     let sprt = &merged["pairings"][0]["sprt"];
     assert!(sprt["llr"].as_f64() >= sprt["upper"].as_f64(), "{sprt}");
+    // Counted in round order, the merged games decide the test where one process (one game at
+    // a time, so in round order too) decided it; that process also counted the one game its
+    // worker had already started, if it finished.
+    let first = &merged["sprt_first_decided"];
+    assert_eq!(first["decision"], "H1", "{first}");
+    let (decided, stopped) = (first["games"].as_u64(), one["games_finished"].as_u64());
+    assert!(
+        decided
+            .zip(stopped)
+            .is_some_and(|(d, s)| d == s || d + 1 == s),
+        "decided after {decided:?} games, one process stopped after {stopped:?}"
+    );
+    let rounds: Vec<&Value> = one["games"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|g| &g["round"])
+        .collect();
+    assert!(rounds.contains(&&first["round"]), "{first}");
+    let text = stdout(&merge(&files, &dir.join("again.json")));
+    assert!(
+        text.contains("SPRT first decided (H1 accepted) at round "),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -98,10 +98,18 @@ fn shards_of_one_match_make_one_report_and_other_matches_are_refused() {
     let mut first = report_support::fixture();
     let mut second = first.clone();
     let games = first["games"].as_array().expect("games").clone();
-    first["games"] = Value::Array(games[..4].to_vec());
-    // Shards 1 and 2 of 3, the third missing.
+    // Shards 1 and 2 of 3, the third missing: shard K holds the game pairs p with p mod 3 =
+    // K - 1, so shard 1 the pairs 0 and 3 (rounds 1, 2, 7, 8), shard 2 the pair 1 (rounds 3
+    // and 4), and the missing shard 3 the pair 2 (rounds 5 and 6).
+    let rounds = |wanted: &[u64]| -> Value {
+        let kept = games
+            .iter()
+            .filter(|g| wanted.iter().any(|&r| g["round"] == r));
+        Value::Array(kept.cloned().collect())
+    };
+    first["games"] = rounds(&[1, 2, 7, 8]);
     first["shard"] = serde_json::json!({ "index": 1, "count": 3 });
-    second["games"] = Value::Array(games[4..].to_vec());
+    second["games"] = rounds(&[3, 4]);
     second["shard"] = serde_json::json!({ "index": 2, "count": 3 });
     let (a, b, c) = (dir.join("a.json"), dir.join("b.json"), dir.join("c.json"));
     std::fs::write(&a, first.to_string()).expect("write");
@@ -114,7 +122,7 @@ fn shards_of_one_match_make_one_report_and_other_matches_are_refused() {
         String::from_utf8_lossy(&output.stderr)
     );
     let page = std::fs::read_to_string(&out).expect("the report");
-    assert!(page.contains("8 games"), "both shards' games");
+    assert!(page.contains("6 games"), "both shards' games");
     assert!(
         page.contains("shards 1, 2 of 3 merged, shard 3 missing"),
         "says what it merged and what is missing"
@@ -128,21 +136,26 @@ fn shards_of_one_match_make_one_report_and_other_matches_are_refused() {
     let page = std::fs::read_to_string(&out).expect("the report");
     assert!(page.contains("shard 1 of 3, "), "{page}");
     assert!(page.contains("4 games"), "the shard's games");
-    for (change, says) in [
+    // Shard 2 with another match or split, and shard 1 a second time (its own games: each
+    // file is checked alone first, and shard 2's game pairs are not shard 1's).
+    for (base, change, says) in [
         (
+            &second,
             ("match_id", Value::from("beef")),
             "are of different matches",
         ),
         (
+            &second,
             ("shard", serde_json::json!({ "index": 2, "count": 2 })),
             "the match was split differently",
         ),
         (
+            &first,
             ("shard", serde_json::json!({ "index": 1, "count": 3 })),
             "are both shard 1/3",
         ),
     ] {
-        let mut other = second.clone();
+        let mut other = base.clone();
         other[change.0] = change.1;
         std::fs::write(&c, other.to_string()).expect("write");
         let output = run(&["match", "report", path(&a), path(&c), "-o", path(&out)]);

@@ -4,16 +4,18 @@
 //!
 //! It refuses files of different matches (different match identifiers), of different splits
 //! (`--shard K/N` with different N), the same shard twice and a round found twice, naming the
-//! files. Missing shards are named and their games left out. A shard never stops early on
-//! `--sprt`; the merge gives the verdict of the test on all the merged games (and says so in
-//! `ending`).
+//! files, and (like `krou match report`) a game with a malformed field, a result that does not
+//! agree with its winner, or a round or game pair that is not the shard's. Missing shards are
+//! named and their games left out. A shard never stops early on `--sprt`; the merge gives the
+//! verdict of the test on all the merged games (and says so in `ending`), and where it is first
+//! decided counting the games in round order, about where one process would have stopped.
 
 use super::cli::MergeArgs;
 use super::json;
 use super::shard_file::{GameLine, ShardFile};
 use super::sprt::Sprt;
 use super::standings::Standings;
-use super::summary::{Ending, Merged, Report, text};
+use super::summary::{Ending, FirstDecision, Merged, Report, text};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -81,15 +83,19 @@ pub fn run(args: &MergeArgs) -> Result<(), BadMerge> {
 /// Merges the shards: their standings recounted from every game, the report one process would
 /// have written (with the shards found and missing), and the game entries sorted by round.
 pub fn merge(files: &[ShardFile]) -> Result<(Standings, Report, Vec<String>), BadMerge> {
-    let merged = check_shards(files)?;
+    let mut merged = check_shards(files)?;
     let first = files
         .first()
         .ok_or_else(|| BadMerge("no summary to merge".into()))?;
     let path = first.path.as_path();
     let top = &first.head;
     let names: Vec<String> = strings(&top["engines"], "engines", path)?;
-    let mut standings = Standings::new(pairings(top, &names, path)?);
-    let games = count_games(files, &names, &mut standings)?;
+    let pairings = pairings(top, &names, path)?;
+    let mut standings = Standings::new(pairings.clone());
+    let games = in_rounds(files)?;
+    for &(path, entry) in &games {
+        count(&mut standings, &names, entry, path)?;
+    }
     let sprt: Option<Sprt> = match &top["sprt"] {
         Value::Null => None,
         value => Some(
@@ -100,7 +106,12 @@ pub fn merge(files: &[ShardFile]) -> Result<(Standings, Report, Vec<String>), Ba
                 .map_err(|e| BadMerge(format!("{}: {e}", path.display())))?,
         ),
     };
+    merged.first_decision = match sprt {
+        Some(sprt) => first_decision(&games, &names, pairings, sprt)?,
+        None => None,
+    };
     let scheduled = count_field(top, "games_scheduled", path)?;
+    let games = games.iter().map(|(_, entry)| entry.text.clone()).collect();
     let report = Report {
         engine_tc: strings(&top["engine_tc"], "engine_tc", path)?,
         engine_margin_ms: top["engine_margin_ms"]
@@ -123,13 +134,8 @@ pub fn merge(files: &[ShardFile]) -> Result<(Standings, Report, Vec<String>), Ba
     Ok((standings, report, games))
 }
 
-/// Counts every game of every file, refusing a round found twice; returns the game entries
-/// sorted by round.
-fn count_games(
-    files: &[ShardFile],
-    names: &[String],
-    standings: &mut Standings,
-) -> Result<Vec<String>, BadMerge> {
+/// Every game entry of every file with its file, sorted by round, refusing a round found twice.
+fn in_rounds(files: &[ShardFile]) -> Result<Vec<(&Path, &GameLine)>, BadMerge> {
     let mut games: BTreeMap<usize, (&Path, &GameLine)> = BTreeMap::new();
     for file in files {
         for entry in &file.games {
@@ -141,13 +147,31 @@ fn count_games(
                     file.path.display()
                 )));
             }
-            count(standings, names, entry, &file.path)?;
         }
     }
-    Ok(games
-        .into_values()
-        .map(|(_, entry)| entry.text.clone())
-        .collect())
+    Ok(games.into_values().collect())
+}
+
+/// Where `sprt` is first decided when the games (sorted by round) are counted one by one, as
+/// one process would count them if they finished in round order.
+fn first_decision(
+    games: &[(&Path, &GameLine)],
+    names: &[String],
+    pairings: Vec<(usize, usize)>,
+    sprt: Sprt,
+) -> Result<Option<FirstDecision>, BadMerge> {
+    let mut standings = Standings::new(pairings);
+    for &(path, entry) in games {
+        count(&mut standings, names, entry, path)?;
+        if let Some(decision) = standings.tallies.iter().find_map(|t| sprt.decision(t)) {
+            return Ok(Some(FirstDecision {
+                round: entry.round,
+                games: standings.finished,
+                decision,
+            }));
+        }
+    }
+    Ok(None)
 }
 
 /// How the merged match ended: by the SPRT's verdict on all the games if it has one, otherwise
@@ -199,6 +223,7 @@ fn check_shards(files: &[ShardFile]) -> Result<Merged, BadMerge> {
         count,
         present: found.keys().copied().collect(),
         missing: (1..=count).filter(|k| !found.contains_key(k)).collect(),
+        first_decision: None,
     })
 }
 

@@ -4,6 +4,7 @@
 //! games of random players, 95 MB of JSON, took 2 GB that way).
 
 use super::json::FORMAT;
+use super::report::model::read_game;
 use super::shard::Shard;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
@@ -112,6 +113,7 @@ impl ShardFile {
                  --shard K/N)"
             )));
         }
+        let games = games.ok_or_else(|| BadFile(format!("{name}: no \"games\" list")))?;
         let head = Value::Object(head);
         let match_id = head["match_id"]
             .as_str()
@@ -132,14 +134,50 @@ impl ShardFile {
                     })?
             }
         };
-        Ok(ShardFile {
+        let file = ShardFile {
             path: path.to_path_buf(),
             head,
             games,
             match_id,
             shard,
             sharded,
-        })
+        };
+        file.check_games()?;
+        Ok(file)
+    }
+
+    /// Checks every game as `krou match report` reads it (each field, players among the
+    /// engines, a result that agrees with the winner), and that its round is one of the match
+    /// and its game pair one of this shard.
+    fn check_games(&self) -> Result<(), BadFile> {
+        let name = self.path.display().to_string();
+        let engines: Vec<String> = self.head["engines"]
+            .as_array()
+            .and_then(|list| list.iter().map(|v| v.as_str().map(String::from)).collect())
+            .ok_or_else(|| BadFile(format!("{name}: no \"engines\" list of text")))?;
+        let rounds = self.head["games_scheduled"]
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| BadFile(format!("{name}: no \"games_scheduled\" count")))?;
+        for (i, line) in self.games.iter().enumerate() {
+            let value: Value = serde_json::from_str(&line.text)
+                .map_err(|e| BadFile(format!("{name}: games[{i}]: {e}")))?;
+            read_game(&value, &name, i, &engines).map_err(|e| BadFile(e.to_string()))?;
+            if line.round > rounds {
+                return Err(BadFile(format!(
+                    "{name}: games[{i}].round: round {} of a match of {rounds} games",
+                    line.round
+                )));
+            }
+            if !self.shard.holds(line.pair) {
+                return Err(BadFile(format!(
+                    "{name}: games[{i}].pair: game pair {} is not one of {}",
+                    line.pair,
+                    self.describe()
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// `shard 2/3`, or `a whole match`.
@@ -156,7 +194,8 @@ impl ShardFile {
 struct Summary;
 
 impl<'de> Visitor<'de> for Summary {
-    type Value = (Map<String, Value>, Vec<GameLine>);
+    /// The fields but `games`, and the games (`None` without a `games` list).
+    type Value = (Map<String, Value>, Option<Vec<GameLine>>);
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON object")
@@ -164,10 +203,13 @@ impl<'de> Visitor<'de> for Summary {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut head = Map::new();
-        let mut games = Vec::new();
+        let mut games = None;
         while let Some(key) = map.next_key::<String>()? {
             if key == "games" {
-                map.next_value_seed(Games(&mut games))?;
+                if games.is_some() {
+                    return Err(de::Error::duplicate_field("games"));
+                }
+                map.next_value_seed(Games(games.insert(Vec::new())))?;
             } else {
                 let value: Value = map.next_value()?;
                 head.insert(key, value);
@@ -210,8 +252,9 @@ mod tests {
 
     const SHARD: &str = r#"{"format": 2, "match_id": "ab", "shard": {"index": 2, "count": 3},
         "games": [{"round": 4, "pairing": 0, "pair": 1, "south": "a", "north": "b",
-                   "winner": null, "reason": "aborted", "moves": [{"ply": 1}]}],
-        "engines": ["a", "b"]}"#;
+                   "winner": null, "reason": "aborted",
+                   "moves": [{"ply": 1, "side": "south", "move": "A"}]}],
+        "engines": ["a", "b"], "games_scheduled": 12}"#;
 
     #[test]
     fn a_summary_reads_its_head_as_a_tree_and_its_games_one_by_one() {
@@ -239,13 +282,77 @@ mod tests {
                 "no \"pairing\" count",
             ),
             (
-                "{\"format\": 2, \"match_id\": \"x\", \"shard\": {\"index\": 0}}",
+                "{\"format\": 2, \"match_id\": \"x\", \"shard\": {\"index\": 0}, \"games\": []}",
                 "\"shard\" is not",
+            ),
+            (
+                "{\"format\": 2, \"match_id\": \"x\"}",
+                "s.json: no \"games\" list",
             ),
             ("{\"format\": 2} trailing", "trailing"),
         ] {
             let error = ShardFile::parse(Path::new("s.json"), text).expect_err(text);
             assert!(error.0.contains(says), "{text}: {error}");
         }
+    }
+
+    #[test]
+    fn every_game_is_checked_as_the_report_reads_it_and_must_belong_to_the_shard() {
+        for (from, to, says) in [
+            (
+                r#"[{"ply": 1, "side": "south", "move": "A"}]"#,
+                r#"[{"ply": 1, "side": "south", "move": "A", "ms": "fast"}]"#,
+                "s.json: games[0].moves[0].ms: expected a whole number ≥ 0, found \"fast\"",
+            ),
+            (
+                r#""south": "a""#,
+                r#""south": "c""#,
+                "games[0].south: \"c\" is not one of",
+            ),
+            (
+                r#""winner": null"#,
+                r#""winner": "north", "result": "30-18""#,
+                "games[0].winner: the result 30-18 makes the winner \"south\", not \"north\"",
+            ),
+            (
+                r#""winner": null"#,
+                r#""winner": "draw", "result": "24-25""#,
+                "games[0].result: expected \"*\" or the seeds of South and North, at most 48",
+            ),
+            (
+                r#""round": 4"#,
+                r#""round": 13"#,
+                "games[0].round: round 13 of a match of 12 games",
+            ),
+            (
+                r#""pair": 1"#,
+                r#""pair": 2"#,
+                "games[0].pair: game pair 2 is not one of shard 2/3",
+            ),
+            (
+                r#""round": 4"#,
+                r#""round": 0"#,
+                "games[0].round: rounds count from 1",
+            ),
+        ] {
+            assert!(SHARD.contains(from), "{from}");
+            let text = SHARD.replacen(from, to, 1);
+            let error = ShardFile::parse(Path::new("s.json"), &text).expect_err(to);
+            assert!(error.0.contains(says), "{to}: {error}");
+        }
+        let forfeit = SHARD.replacen(r#""winner": null"#, r#""winner": "south""#, 1);
+        assert!(
+            ShardFile::parse(Path::new("s.json"), &forfeit).is_ok(),
+            "a `*` result"
+        );
+        let early = SHARD.replacen(
+            r#""winner": null"#,
+            r#""winner": "north", "result": "3-30""#,
+            1,
+        );
+        assert!(
+            ShardFile::parse(Path::new("s.json"), &early).is_ok(),
+            "won by a store above 24, seeds left on the board"
+        );
     }
 }

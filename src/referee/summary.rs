@@ -66,6 +66,20 @@ pub struct Merged {
     pub present: Vec<usize>,
     /// Shard indices not found, ascending.
     pub missing: Vec<usize>,
+    /// With `--sprt`: where the test is first decided when the merged games are counted in
+    /// round order (about where one process would have stopped), if it is.
+    pub first_decision: Option<FirstDecision>,
+}
+
+/// Where an SPRT is first decided, counting games in round order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FirstDecision {
+    /// The round of the game that decided it.
+    pub round: usize,
+    /// Finished games counted by then.
+    pub games: usize,
+    /// The verdict then.
+    pub decision: Decision,
 }
 
 /// The end-of-match text: one block per pairing and the count of each way games ended.
@@ -196,6 +210,13 @@ fn settings_text(report: &Report, odds: bool) -> String {
                 numbers(&merged.missing)
             ));
         }
+        if let Some(first) = merged.first_decision {
+            out.push_str(&format!(
+                "SPRT first decided ({}) at round {}, after {} games in round order: one \
+                 process would have stopped about there\n",
+                first.decision, first.round, first.games
+            ));
+        }
     }
     if odds {
         out.push_str(&format!(
@@ -262,6 +283,11 @@ mod tests {
             count: 3,
             present: vec![1, 3],
             missing: vec![2],
+            first_decision: Some(FirstDecision {
+                round: 7,
+                games: 6,
+                decision: Decision::H1,
+            }),
         });
         let shown = text(&standings, &merged);
         assert!(
@@ -269,8 +295,18 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("Missing shards: 2 "), "{shown}");
+        assert!(
+            shown.contains(
+                "SPRT first decided (H1 accepted) at round 7, after 6 games in round order"
+            ),
+            "{shown}"
+        );
         let value = crate::referee::json::head(&standings, &merged);
         assert_eq!(value["shards_missing"], serde_json::json!([2]));
+        assert_eq!(
+            value["sprt_first_decided"],
+            serde_json::json!({"round": 7, "games": 6, "decision": "H1"})
+        );
         assert_eq!(value["format"], 2);
         assert!(value["shard"].is_null());
     }

@@ -67,7 +67,11 @@ fn game(round: u64, winner: &str) -> Value {
         "south": south,
         "north": north,
         "opening": "AaB",
-        "result": if winner == "draw" { "24-24" } else { "25-10" },
+        "result": match winner {
+            "draw" => "24-24",
+            "south" => "25-10",
+            _ => "10-25",
+        },
         "winner": winner,
         "reason": "store above 24",
         "detail": "store above 24",

@@ -3,7 +3,7 @@
 
 use super::json::{BadReport, Node, Place};
 use crate::referee::sprt::Sprt;
-use crate::rules::Side;
+use crate::rules::{Side, TOTAL_SEEDS};
 use serde_json::Value;
 
 /// Newest JSON format this reader knows.
@@ -160,12 +160,9 @@ pub fn read_parts(
         None => Ok(()),
     })?;
     let engines = root.need("engines", |e| e.each(|n| n.string()))?;
-    let list = Place::Key(&Place::Root, "games");
     let mut game_list = Vec::new();
     for (i, value) in games.into_iter().enumerate() {
-        let value = value?;
-        let place = Place::Index(&list, i);
-        game_list.push(game(Node::at(&value, file, &place), &engines)?);
+        game_list.push(read_game(&value?, file, i, &engines)?);
     }
     let pairings = root.need("pairings", |p| p.each(|n| pairing(n, &engines)))?;
     if let Some(i) = game_list.iter().position(|g| {
@@ -241,6 +238,19 @@ fn sprt(node: Node) -> Result<Sprt, BadReport> {
     text.parse().map_err(|e| node.error(format!("{e}")))
 }
 
+/// Reads the `index`-th game entry of `file` (`games[index]` in errors), whose players must be
+/// among `engines`: the same checks for a report and for `krou match merge`.
+pub fn read_game(
+    value: &Value,
+    file: &str,
+    index: usize,
+    engines: &[String],
+) -> Result<Game, BadReport> {
+    let list = Place::Key(&Place::Root, "games");
+    let place = Place::Index(&list, index);
+    game(Node::at(value, file, &place), engines)
+}
+
 fn game(node: Node, engines: &[String]) -> Result<Game, BadReport> {
     let round = node.need("round", |n| n.count())?;
     if round == 0 {
@@ -257,17 +267,62 @@ fn game(node: Node, engines: &[String]) -> Result<Game, BadReport> {
         })
         .transpose()
     })?;
+    let result = node.opt_string("result")?.unwrap_or_else(|| "*".into());
+    check_result(&node, &result, winner)?;
     Ok(Game {
         round,
         pair: node.opt_count("pair")?,
         south: node.need("south", |n| engine(n, engines))?,
         north: node.need("north", |n| engine(n, engines))?,
         opening: node.opt_string("opening")?.unwrap_or_default(),
-        result: node.opt_string("result")?.unwrap_or_else(|| "*".into()),
+        result,
         winner,
         detail: node.opt_string("detail")?.unwrap_or_default(),
         record: node.opt_string("record")?,
         moves: node.with("moves", |m| m.map(|m| m.each(one_move)).transpose())?,
+    })
+}
+
+/// A result is `*` (unfinished, or lost by a fault: any winner) or the seeds in South's and
+/// North's stores at the end (`25-23`, at most 48 in all: a game won by a store above 24 ends
+/// with seeds on the board), which decide the winner.
+fn check_result(node: &Node, result: &str, winner: Option<Winner>) -> Result<(), BadReport> {
+    if result == "*" {
+        return Ok(());
+    }
+    let seeds = result
+        .split_once('-')
+        .and_then(|(south, north)| Some((south.parse::<u8>().ok()?, north.parse::<u8>().ok()?)))
+        .filter(|&(south, north)| u16::from(south) + u16::from(north) <= u16::from(TOTAL_SEEDS));
+    let Some((south, north)) = seeds else {
+        return node.need("result", |n| {
+            Err(n.error(format!(
+                "expected \"*\" or the seeds of South and North, at most {TOTAL_SEEDS} in \
+                 all (\"25-23\"), found \"{result}\""
+            )))
+        });
+    };
+    let decided = match south.cmp(&north) {
+        std::cmp::Ordering::Greater => Winner::Side(Side::South),
+        std::cmp::Ordering::Less => Winner::Side(Side::North),
+        std::cmp::Ordering::Equal => Winner::Draw,
+    };
+    if winner == Some(decided) {
+        return Ok(());
+    }
+    let name = |w: Option<Winner>| match w {
+        Some(Winner::Side(Side::South)) => "\"south\"",
+        Some(Winner::Side(Side::North)) => "\"north\"",
+        Some(Winner::Draw) => "\"draw\"",
+        None => "null",
+    };
+    node.with("winner", |w| {
+        let what = format!(
+            "the result {result} makes the winner {}, not {}",
+            name(Some(decided)),
+            name(winner)
+        );
+        Err(w.map_or_else(|| node.error(what.clone()), |w| w.error(what.clone())))
     })
 }
 
