@@ -82,10 +82,36 @@ fn match_parallel_plays_two_shards_at_once_and_merges_them() {
     );
     let merged = read_json(&out.join("merged.json"));
     assert_eq!(merged["shards_merged"], serde_json::json!([1, 2]));
-    assert_same_games(&one_process(&dir), &merged);
+    let one = one_process(&dir);
+    assert_same_games(&one, &merged);
     let records = std::fs::read_to_string(out.join("games.ogn")).expect("records");
     let games = krou::referee::ogn_read::read_games(&records).expect("readable");
     assert_eq!(games.len(), 16);
+    // --resume plays only the shards not complete: here shard 2, lost, and shard 1 is kept.
+    let kept = std::fs::read_to_string(out.join("shard-1.json")).expect("shard 1");
+    std::fs::remove_file(out.join("shard-2.json")).expect("shard 2 is there");
+    let resumed = Command::new(script("match-parallel"))
+        .args(["-j", "2", "--shards", "2", "--resume", "--krou"])
+        .arg(krou())
+        .arg("--out")
+        .arg(&out)
+        .arg("--")
+        .args(MATCH)
+        .output()
+        .expect("the script runs");
+    let said = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{said}");
+    assert!(
+        said.contains("1 of 2 shards already complete; playing 1"),
+        "{said}"
+    );
+    let joblog = std::fs::read_to_string(out.join("joblog")).expect("a job log");
+    assert_eq!(joblog.lines().count(), 2, "a header and shard 2: {joblog}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("shard-1.json")).ok(),
+        Some(kept)
+    );
+    assert_same_games(&one, &read_json(&out.join("merged.json")));
     let help = Command::new(script("match-parallel"))
         .arg("--help")
         .output()
