@@ -4,6 +4,8 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 
 /// An ending of 5 seeds on the board, North to move.
 const ENDING: &str = "0-0-0-2-0-1-1-0-1-0-0-0-20-23-N";
@@ -31,7 +33,7 @@ fn table_dir(name: &str) -> PathBuf {
 }
 
 /// Runs the engine with `dir` as its table cache: sends `lines`, reads its output until a line
-/// starts with `until`, then quits. Returns the output lines.
+/// starts with `until` (failing after a minute without one), then quits. Returns the lines.
 fn session(dir: &Path, lines: &[&str], until: &str) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_krou"))
         .env("KROU_EGDB_DIR", dir)
@@ -47,18 +49,34 @@ fn session(dir: &Path, lines: &[&str], until: &str) -> Vec<String> {
     }
     input.flush().expect("the engine reads");
     let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let (sender, received) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
     let mut seen = Vec::new();
-    for line in stdout.lines() {
-        let line = line.expect("text output");
-        let done = line.starts_with(until);
-        seen.push(line);
-        if done {
-            break;
+    loop {
+        match received.recv_timeout(Duration::from_secs(60)) {
+            Ok(line) => {
+                let done = line.starts_with(until);
+                seen.push(line);
+                if done {
+                    break;
+                }
+            }
+            Err(_) => {
+                let _ = child.kill();
+                panic!("no line starting with '{until}' within a minute: {seen:?}");
+            }
         }
     }
     let _ = writeln!(input, "quit");
     drop(input);
     let _ = child.wait();
+    let _ = reader.join();
     seen
 }
 

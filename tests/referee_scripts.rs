@@ -66,20 +66,24 @@ fn match_parallel_plays_two_shards_at_once_and_merges_them() {
     }
     let dir = scratch("match-parallel");
     let out = dir.join("out");
-    let output = Command::new(script("match-parallel"))
-        .args(["-j", "2", "--shards", "2", "--krou"])
-        .arg(krou())
-        .arg("--out")
-        .arg(&out)
-        .arg("--")
-        .args(MATCH)
-        .output()
-        .expect("the script runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    // MATCH as `shards` shards, two at once, in `out`: the exit code and stderr.
+    let play = |shards: &str, extra: &[&str]| {
+        let output = Command::new(script("match-parallel"))
+            .args(["-j", "2", "--shards", shards])
+            .args(extra)
+            .arg("--krou")
+            .arg(krou())
+            .arg("--out")
+            .arg(&out)
+            .arg("--")
+            .args(MATCH)
+            .output()
+            .expect("the script runs");
+        let said = String::from_utf8_lossy(&output.stderr).into_owned();
+        (output.status.code(), said)
+    };
+    let (code, said) = play("2", &[]);
+    assert_eq!(code, Some(0), "{said}");
     let merged = read_json(&out.join("merged.json"));
     assert_eq!(merged["shards_merged"], serde_json::json!([1, 2]));
     let one = one_process(&dir);
@@ -90,17 +94,8 @@ fn match_parallel_plays_two_shards_at_once_and_merges_them() {
     // --resume plays only the shards not complete: here shard 2, lost, and shard 1 is kept.
     let kept = std::fs::read_to_string(out.join("shard-1.json")).expect("shard 1");
     std::fs::remove_file(out.join("shard-2.json")).expect("shard 2 is there");
-    let resumed = Command::new(script("match-parallel"))
-        .args(["-j", "2", "--shards", "2", "--resume", "--krou"])
-        .arg(krou())
-        .arg("--out")
-        .arg(&out)
-        .arg("--")
-        .args(MATCH)
-        .output()
-        .expect("the script runs");
-    let said = String::from_utf8_lossy(&resumed.stderr);
-    assert!(resumed.status.success(), "{said}");
+    let (code, said) = play("2", &["--resume"]);
+    assert_eq!(code, Some(0), "{said}");
     assert!(
         said.contains("1 of 2 shards already complete; playing 1"),
         "{said}"
@@ -112,6 +107,11 @@ fn match_parallel_plays_two_shards_at_once_and_merges_them() {
         Some(kept)
     );
     assert_same_games(&one, &read_json(&out.join("merged.json")));
+    // Resuming with another split (or other options) is refused, and nothing is played.
+    let (code, refused) = play("3", &["--resume"]);
+    assert_eq!(code, Some(2), "{refused}");
+    assert!(refused.contains("holds another match"), "{refused}");
+    assert!(!out.join("shard-3.json").exists());
     let help = Command::new(script("match-parallel"))
         .arg("--help")
         .output()

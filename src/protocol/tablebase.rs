@@ -33,7 +33,7 @@ struct Slot {
 #[derive(Debug, Default)]
 struct Shared {
     slot: Mutex<Slot>,
-    files_read: Condvar,
+    read_done: Condvar,
 }
 
 impl Shared {
@@ -47,7 +47,7 @@ impl Shared {
         if slot.request == request {
             slot.reading = false;
         }
-        self.files_read.notify_all();
+        self.read_done.notify_all();
     }
 }
 
@@ -110,7 +110,7 @@ impl TableSource {
         slot.source = None;
         slot.tables = None;
         slot.reading = false;
-        self.shared.files_read.notify_all();
+        self.shared.read_done.notify_all();
     }
 
     /// The tables ready now, if any.
@@ -125,7 +125,7 @@ impl TableSource {
         let slot = self.shared.lock();
         let (slot, _) = self
             .shared
-            .files_read
+            .read_done
             .wait_timeout_while(slot, limit, |slot| slot.reading)
             .unwrap_or_else(PoisonError::into_inner);
         !slot.reading

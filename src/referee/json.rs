@@ -5,7 +5,6 @@
 use super::info::Score;
 use super::record::{GameRecord, PlayedMove, Reason};
 use super::schedule::Job;
-use super::sprt::Decision;
 use super::standings::Standings;
 use super::stats::Estimate;
 use super::summary::Report;
@@ -74,13 +73,13 @@ pub fn head(standings: &Standings, report: &Report) -> Value {
         object.insert("shards_merged".into(), json!(merged.present));
         object.insert("shards_missing".into(), json!(merged.missing));
         if let Some(first) = merged.first_decision {
-            let decision = match first.decision {
-                Decision::H0 => "H0",
-                Decision::H1 => "H1",
-            };
             object.insert(
                 "sprt_first_decided".into(),
-                json!({"round": first.round, "games": first.games, "decision": decision}),
+                json!({
+                    "round": first.round,
+                    "games": first.games,
+                    "decision": first.decision.to_string(),
+                }),
             );
         }
     }

@@ -320,6 +320,11 @@ mod tests {
                 "games[0].result: expected \"*\" or the seeds of South and North, at most 48",
             ),
             (
+                r#""winner": null"#,
+                r#""winner": "north", "result": "+3-30""#,
+                "games[0].result: expected \"*\" or the seeds of South and North, at most 48",
+            ),
+            (
                 r#""round": 4"#,
                 r#""round": 13"#,
                 "games[0].round: round 13 of a match of 12 games",

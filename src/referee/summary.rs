@@ -211,9 +211,13 @@ fn settings_text(report: &Report, odds: bool) -> String {
             ));
         }
         if let Some(first) = merged.first_decision {
+            let there = if merged.missing.is_empty() {
+                "one process would have stopped about there"
+            } else {
+                "counting the merged shards only"
+            };
             out.push_str(&format!(
-                "SPRT first decided ({}) at round {}, after {} games in round order: one \
-                 process would have stopped about there\n",
+                "SPRT first decided ({}) at round {}, after {} games in round order: {there}\n",
                 first.decision, first.round, first.games
             ));
         }
@@ -297,7 +301,8 @@ mod tests {
         assert!(shown.contains("Missing shards: 2 "), "{shown}");
         assert!(
             shown.contains(
-                "SPRT first decided (H1 accepted) at round 7, after 6 games in round order"
+                "SPRT first decided (H1 accepted) at round 7, after 6 games in round order: \
+                 counting the merged shards only\n"
             ),
             "{shown}"
         );
@@ -305,7 +310,7 @@ mod tests {
         assert_eq!(value["shards_missing"], serde_json::json!([2]));
         assert_eq!(
             value["sprt_first_decided"],
-            serde_json::json!({"round": 7, "games": 6, "decision": "H1"})
+            serde_json::json!({"round": 7, "games": 6, "decision": "H1 accepted"})
         );
         assert_eq!(value["format"], 2);
         assert!(value["shard"].is_null());

@@ -292,6 +292,7 @@ fn check_result(node: &Node, result: &str, winner: Option<Winner>) -> Result<(),
     }
     let seeds = result
         .split_once('-')
+        .filter(|(south, north)| [south, north].iter().all(|n| is_count(n)))
         .and_then(|(south, north)| Some((south.parse::<u8>().ok()?, north.parse::<u8>().ok()?)))
         .filter(|&(south, north)| u16::from(south) + u16::from(north) <= u16::from(TOTAL_SEEDS));
     let Some((south, north)) = seeds else {
@@ -324,6 +325,11 @@ fn check_result(node: &Node, result: &str, winner: Option<Winner>) -> Result<(),
         );
         Err(w.map_or_else(|| node.error(what.clone()), |w| w.error(what.clone())))
     })
+}
+
+/// Whether `text` is a count as the referee writes one: one to two ASCII digits.
+fn is_count(text: &str) -> bool {
+    (1..=2).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn side(node: Node) -> Result<Side, BadReport> {
