@@ -90,12 +90,7 @@ pub fn merge(files: &[ShardFile]) -> Result<(Standings, Report, Vec<String>), Ba
     let path = first.path.as_path();
     let top = &first.head;
     let names: Vec<String> = strings(&top["engines"], "engines", path)?;
-    let pairings = pairings(top, &names, path)?;
-    let mut standings = Standings::new(pairings.clone());
-    let games = in_rounds(files)?;
-    for &(path, entry) in &games {
-        count(&mut standings, &names, entry, path)?;
-    }
+    let mut standings = Standings::new(pairings(top, &names, path)?);
     let sprt: Option<Sprt> = match &top["sprt"] {
         Value::Null => None,
         value => Some(
@@ -106,10 +101,23 @@ pub fn merge(files: &[ShardFile]) -> Result<(Standings, Report, Vec<String>), Ba
                 .map_err(|e| BadMerge(format!("{}: {e}", path.display())))?,
         ),
     };
-    merged.first_decision = match sprt {
-        Some(sprt) => first_decision(&games, &names, pairings, sprt)?,
-        None => None,
-    };
+    let games = in_rounds(files)?;
+    // Counted in round order, so that the first SPRT decision is found on the way.
+    for &(path, entry) in &games {
+        count(&mut standings, &names, entry, path)?;
+        if let (Some(sprt), None) = (sprt, merged.first_decision) {
+            merged.first_decision =
+                standings
+                    .tallies
+                    .iter()
+                    .find_map(|t| sprt.decision(t))
+                    .map(|decision| FirstDecision {
+                        round: entry.round,
+                        games: standings.finished,
+                        decision,
+                    });
+        }
+    }
     let scheduled = count_field(top, "games_scheduled", path)?;
     let games = games.iter().map(|(_, entry)| entry.text.clone()).collect();
     let report = Report {
@@ -150,28 +158,6 @@ fn in_rounds(files: &[ShardFile]) -> Result<Vec<(&Path, &GameLine)>, BadMerge> {
         }
     }
     Ok(games.into_values().collect())
-}
-
-/// Where `sprt` is first decided when the games (sorted by round) are counted one by one, as
-/// one process would count them if they finished in round order.
-fn first_decision(
-    games: &[(&Path, &GameLine)],
-    names: &[String],
-    pairings: Vec<(usize, usize)>,
-    sprt: Sprt,
-) -> Result<Option<FirstDecision>, BadMerge> {
-    let mut standings = Standings::new(pairings);
-    for &(path, entry) in games {
-        count(&mut standings, names, entry, path)?;
-        if let Some(decision) = standings.tallies.iter().find_map(|t| sprt.decision(t)) {
-            return Ok(Some(FirstDecision {
-                round: entry.round,
-                games: standings.finished,
-                decision,
-            }));
-        }
-    }
-    Ok(None)
 }
 
 /// How the merged match ended: by the SPRT's verdict on all the games if it has one, otherwise
