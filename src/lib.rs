@@ -8,6 +8,8 @@
 //! - [`search`]: finds moves within limits; reports through callbacks, never prints.
 //! - [`protocol`]: the Aualé-compatible UCI dialect on stdin/stdout (see `protocol.md`).
 //! - [`referee`]: engine-against-engine matches with clocks, statistics and game records.
+//! - [`regression`]: regression testing: transcripts (replayed, recorded, read from logs),
+//!   position suites, and JUnit XML results for CI servers.
 //! - [`cli_docs`]: shell completions and man pages from the binary's command line.
 #![forbid(unsafe_code)]
 
@@ -17,5 +19,6 @@ pub mod egdb;
 pub mod learn;
 pub mod protocol;
 pub mod referee;
+pub mod regression;
 pub mod rules;
 pub mod search;

@@ -47,7 +47,7 @@ enum Command {
         depth: u32,
     },
     /// Replay protocol transcripts against an engine command (see protocol.md).
-    Replay(krou::protocol::replay::Args),
+    Replay(krou::regression::replay::Args),
     /// Play an engine-against-engine match with clocks, statistics and game records.
     Match(Box<krou::referee::MatchCli>),
     /// Print the shell completion script for bash, zsh, fish, elvish or powershell.

@@ -2,8 +2,8 @@
 //! against the real `krou` binary (see protocol.md for the transcript format). The transcripts
 //! run in parallel; each one is its own engine process.
 
-use krou::protocol::replay::replay;
-use krou::protocol::transcript::{Step, Transcript};
+use krou::regression::replay::replay;
+use krou::regression::transcript::{Step, Transcript};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;

@@ -5,7 +5,6 @@
 //! - [`response`]: the output lines (`Display`) and the shared flushed writer.
 //! - [`options`]: the options and `setoption` checking.
 //! - [`session`]: the state machine executing commands; [`engine`]: the search thread.
-//! - [`transcript`] and [`replay`]: transcripts of sessions, replayed against any engine.
 //!
 //! Threads: one reads stdin and sends each line as an [`Event`]; the session thread handles
 //! events in order (answering `isready` at once, setting `stop`/`ponderhit` flags); each search
@@ -15,11 +14,9 @@ pub mod command;
 pub mod engine;
 pub mod options;
 pub mod parse;
-pub mod replay;
 pub mod response;
 pub mod session;
 pub mod tablebase;
-pub mod transcript;
 
 pub use command::Command;
 pub use engine::{Engine, Event, Job, ThreadEngine};

@@ -1,5 +1,6 @@
 //! Replaying a [`Transcript`] against an engine process (`krou replay`, `scripts/replay`).
 
+use super::junit;
 use super::transcript::{Pattern, Step, Transcript};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -211,27 +212,80 @@ pub struct Args {
     /// Show the engine's stderr (its logs), hidden by default.
     #[arg(long)]
     engine_stderr: bool,
+    /// Also write the results as JUnit XML (one test case per transcript) to this file.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
     /// The engine command and its arguments (after `--`); this `krou` by default.
     #[arg(last = true)]
     engine: Vec<String>,
 }
 
+/// Why a transcript could not be replayed or did not pass.
+enum Failure {
+    /// The transcript cannot be read or the engine cannot be started.
+    Error(String),
+    /// The engine did not do what the transcript says.
+    Failed(ReplayError),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Error(message) => f.write_str(message),
+            Failure::Failed(error) => error.fmt(f),
+        }
+    }
+}
+
 impl Args {
-    /// Replays every transcript; success when all pass.
+    /// Replays every transcript; success when all pass. Exit status 2 when the JUnit file
+    /// cannot be written (checked before anything runs).
     pub fn run(&self) -> ExitCode {
-        let mut failed = 0;
+        if let Some(path) = &self.junit {
+            if let Err(e) = std::fs::write(path, "") {
+                eprintln!("krou replay: cannot write --junit {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+        let mut suite = junit::Suite {
+            name: "krou replay".to_string(),
+            cases: Vec::new(),
+        };
         for path in &self.transcripts {
-            match self.replay_one(path) {
-                Ok(summary) => println!(
-                    "ok {} ({} sent, {} received)",
-                    path.display(),
-                    summary.sent,
-                    summary.received
-                ),
-                Err(message) => {
-                    failed += 1;
-                    println!("FAIL {}: {message}", path.display());
+            let started = Instant::now();
+            let result = self.replay_one(path);
+            let outcome = match &result {
+                Ok(summary) => {
+                    println!(
+                        "ok {} ({} sent, {} received)",
+                        path.display(),
+                        summary.sent,
+                        summary.received
+                    );
+                    junit::Outcome::Passed
                 }
+                Err(failure) => {
+                    println!("FAIL {}: {failure}", path.display());
+                    failure_outcome(path, failure)
+                }
+            };
+            suite.cases.push(junit::Case {
+                classname: "transcript".to_string(),
+                name: path.display().to_string(),
+                time: started.elapsed(),
+                outcome,
+            });
+        }
+        let failed = suite
+            .cases
+            .iter()
+            .filter(|c| c.outcome != junit::Outcome::Passed)
+            .count();
+        if let Some(path) = &self.junit {
+            let xml = junit::document("krou replay", &[suite], &junit::now_timestamp());
+            if let Err(e) = std::fs::write(path, xml) {
+                eprintln!("krou replay: cannot write --junit {}: {e}", path.display());
+                return ExitCode::from(2);
             }
         }
         if failed == 0 {
@@ -241,11 +295,12 @@ impl Args {
         }
     }
 
-    fn replay_one(&self, path: &PathBuf) -> Result<Summary, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+    fn replay_one(&self, path: &PathBuf) -> Result<Summary, Failure> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Failure::Error(format!("cannot read it: {e}")))?;
         let transcript: Transcript = text
             .parse()
-            .map_err(|e: super::transcript::TranscriptError| e.to_string())?;
+            .map_err(|e: super::transcript::TranscriptError| Failure::Error(e.to_string()))?;
         let mut command = match self.engine.split_first() {
             Some((program, args)) => {
                 let mut command = Command::new(program);
@@ -253,7 +308,8 @@ impl Args {
                 command
             }
             None => Command::new(
-                std::env::current_exe().map_err(|e| format!("cannot find krou itself: {e}"))?,
+                std::env::current_exe()
+                    .map_err(|e| Failure::Error(format!("cannot find krou itself: {e}")))?,
             ),
         };
         command.stderr(if self.engine_stderr {
@@ -261,7 +317,27 @@ impl Args {
         } else {
             Stdio::null()
         });
-        replay(&transcript, command, Duration::from_millis(self.timeout_ms))
-            .map_err(|e| e.to_string())
+        replay(&transcript, command, Duration::from_millis(self.timeout_ms)).map_err(|e| {
+            if e.line == 0 {
+                Failure::Error(e.to_string())
+            } else {
+                Failure::Failed(e)
+            }
+        })
+    }
+}
+
+/// The JUnit outcome of a failed transcript: the failing line of the file in the message, the
+/// whole explanation in the details.
+fn failure_outcome(path: &std::path::Path, failure: &Failure) -> junit::Outcome {
+    match failure {
+        Failure::Error(message) => junit::Outcome::Error {
+            message: message.clone(),
+            details: format!("{}: {message}", path.display()),
+        },
+        Failure::Failed(error) => junit::Outcome::Failed {
+            message: format!("{}:{}: {}", path.display(), error.line, error.message),
+            details: format!("{}, line {}: {}", path.display(), error.line, error.message),
+        },
     }
 }

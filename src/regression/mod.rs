@@ -1,0 +1,11 @@
+//! Regression testing: what turns real sessions and positions into tests.
+//!
+//! - [`transcript`]: sessions written down as lines sent and lines expected.
+//! - [`replay`]: a transcript replayed against any engine (`krou replay`).
+//! - [`junit`]: results as JUnit XML, the format CI servers read.
+//!
+//! Everything here drives engines as processes through the protocol; nothing here searches.
+
+pub mod junit;
+pub mod replay;
+pub mod transcript;
