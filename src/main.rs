@@ -48,6 +48,9 @@ enum Command {
     },
     /// Replay protocol transcripts against an engine command (see protocol.md).
     Replay(krou::regression::replay::Args),
+    /// Record a session between a client and an engine as a transcript (a transparent proxy),
+    /// or turn a `krou match --log-dir` log or the Aualé GUI's `--debug` output into one.
+    Record(krou::regression::record::Args),
     /// Play an engine-against-engine match with clocks, statistics and game records.
     Match(Box<krou::referee::MatchCli>),
     /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => krou::protocol::run(),
         Some(Command::Replay(args)) => args.run(),
+        Some(Command::Record(args)) => args.run(),
         Some(Command::Perft {
             depth,
             position,

@@ -2,10 +2,16 @@
 //!
 //! - [`transcript`]: sessions written down as lines sent and lines expected.
 //! - [`replay`]: a transcript replayed against any engine (`krou replay`).
+//! - [`record`]: `krou record`, a proxy that writes a live session down as a transcript, or
+//!   turns a log into one; [`dialogue`] holds the rules of what is kept and what generalised,
+//!   [`logs`] reads `krou match --log-dir` logs and the Aualé GUI's `--debug` output.
 //! - [`junit`]: results as JUnit XML, the format CI servers read.
 //!
 //! Everything here drives engines as processes through the protocol; nothing here searches.
 
+pub mod dialogue;
 pub mod junit;
+pub mod logs;
+pub mod record;
 pub mod replay;
 pub mod transcript;
