@@ -130,8 +130,9 @@ impl<E: Engine> Session<E> {
             .first()
             .map(|&(mv, _)| mv)
             .filter(|&mv| next.legal_moves().contains(mv));
+        let moves = if candidates == 1 { "move" } else { "moves" };
         self.send(Response::Book(format!(
-            "{best} (best score {:+.2} seeds; {candidates} moves within {:.2} of it)",
+            "{best} (best score {:+.2} seeds; {candidates} {moves} within {:.2} of it)",
             f64::from(score) / 100.0,
             f64::from(variety) / 100.0
         )));
