@@ -5,6 +5,8 @@
 //! - `readyok` while a search runs: time from sending `isready` to reading `readyok`.
 //! - `bestmove` after `stop`: from sending `stop` during `go infinite` to reading `bestmove`.
 //! - exit after `quit` and after the end of input, both during `go infinite`.
+//! - `recorder`: the `isready`/`readyok` round trip through `krou record` against the same
+//!   engine without it, alternately (idle and during a search): what the recorder adds.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -21,7 +23,13 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// Krou with these arguments (`record --out … -- krou` puts the recorder in between).
+    fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_krou"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -71,7 +79,7 @@ fn report(what: &str, mut samples: Vec<Duration>) {
     samples.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "{what:<28} n={:<3} min {:.3} ms  median {:.3} ms  max {:.3} ms",
+        "{what:<34} n={:<3} min {:.3} ms  median {:.3} ms  max {:.3} ms",
         samples.len(),
         ms(samples[0]),
         ms(samples[samples.len() / 2]),
@@ -131,4 +139,44 @@ fn latency() {
             .collect();
         report(what, exits);
     }
+}
+
+/// One `isready` round trip.
+fn round_trip(engine: &mut Engine) -> Duration {
+    let sent = Instant::now();
+    engine.send("isready");
+    engine.wait_for("readyok");
+    sent.elapsed()
+}
+
+#[test]
+#[ignore = "a benchmark: run with --ignored --nocapture"]
+fn recorder() {
+    let out = std::env::temp_dir().join(format!("krou-latency-{}.txt", std::process::id()));
+    let out_text = out.to_string_lossy().into_owned();
+    let krou = env!("CARGO_BIN_EXE_krou");
+    let mut direct = Engine::start();
+    let mut recorded = Engine::start_with(&["record", "--out", &out_text, "--", krou]);
+    for searching in [false, true] {
+        if searching {
+            direct.search();
+            recorded.search();
+        }
+        let (mut plain, mut through) = (Vec::new(), Vec::new());
+        for _ in 0..300 {
+            plain.push(round_trip(&mut direct));
+            through.push(round_trip(&mut recorded));
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let when = if searching { "during a search" } else { "idle" };
+        report(&format!("readyok direct, {when}"), plain);
+        report(&format!("readyok recorded, {when}"), through);
+    }
+    for engine in [&mut direct, &mut recorded] {
+        engine.send("stop");
+        engine.wait_for("bestmove");
+        engine.send("quit");
+        engine.wait_exit();
+    }
+    let _ = std::fs::remove_file(&out);
 }
