@@ -8,13 +8,27 @@
 //! `double` (answers every `go` with a legal `bestmove`, then a second one naming a pit of the
 //! opponent, all in one write), `deaf` (says `uciok` and `readyok` at once, then never reads its
 //! input and never moves).
+//!
+//! `fake_engine after-first FILE <mode> [n]` plays `good` when it creates FILE (its first start)
+//! and `<mode>` at every later start: an engine that passes the referee's check before the first
+//! game and fails in the match.
 
 use krou::rules::{Game, GrandSlam, Position, parse_moves};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("after-first") {
+        let first = args
+            .get(1)
+            .is_some_and(|file| std::fs::File::create_new(file).is_ok());
+        args = if first {
+            vec!["good".into()]
+        } else {
+            args.split_off(2.min(args.len()))
+        };
+    }
     let mode = args.first().cloned().unwrap_or_else(|| "good".into());
     let number: u64 = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(0);
     if mode == "exit-at-once" {

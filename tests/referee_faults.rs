@@ -3,13 +3,14 @@
 
 mod referee_support;
 
-use referee_support::{fake, run_match};
+use referee_support::{fake, krou, later, run_faulty_match};
+use std::process::Command;
 
 /// Plays two games (colours swapped) of a fake engine in `mode` against `random`, and checks
 /// that the fake lost both by `reason`.
 fn loses_both_games_by(mode: &str, tc: &str, reason: &str) -> serde_json::Value {
     let engine = format!("name=bad {} {mode}", fake().display());
-    let summary = run_match(&[
+    let summary = run_faulty_match(&[
         "--engine",
         &engine,
         "--engine",
@@ -50,17 +51,17 @@ fn an_engine_that_crashes_mid_game_loses_by_crash() {
 
 #[test]
 fn an_engine_that_exits_at_once_loses_by_crash() {
-    loses_both_games_by("exit-at-once", "st=0.2", "crash");
+    loses_both_games_by(&later("exit-at-once"), "st=0.2", "crash");
 }
 
 #[test]
 fn an_engine_that_never_says_uciok_loses() {
-    loses_both_games_by("no-uciok", "st=0.2", "no uciok");
+    loses_both_games_by(&later("no-uciok"), "st=0.2", "no uciok");
 }
 
 #[test]
 fn an_engine_that_never_says_readyok_loses() {
-    loses_both_games_by("no-readyok", "st=0.2", "no readyok");
+    loses_both_games_by(&later("no-readyok"), "st=0.2", "no readyok");
 }
 
 #[test]
@@ -103,18 +104,69 @@ fn a_move_slower_than_the_clock_loses_with_its_exact_overrun() {
     assert!((195.0..400.0).contains(&over), "{detail}");
 }
 
+/// Runs `krou match` with `args` and returns its exit status, stdout and stderr.
+fn run_failing(args: &[&str]) -> (Option<i32>, String, String) {
+    let output = Command::new(krou())
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("krou runs");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (
+        output.status.code(),
+        text(&output.stdout),
+        text(&output.stderr),
+    )
+}
+
 #[test]
-fn a_missing_program_loses_by_start_failure() {
-    let summary = run_match(&[
-        "--engine",
-        "name=ghost /nonexistent/engine",
-        "--engine",
-        "random",
-        "--games",
-        "2",
+fn an_engine_that_does_not_start_stops_the_match_before_the_first_game() {
+    let fake = fake().display().to_string();
+    for (engine, why) in [
+        (
+            "name=ghost /nonexistent/engine".to_string(),
+            "cannot run '/nonexistent/engine'",
+        ),
+        (format!("name=ghost {fake} exit-at-once"), "crash"),
+        (format!("name=ghost {fake} no-uciok"), "no uciok within"),
+        (format!("name=ghost {fake} no-readyok"), "no readyok within"),
+    ] {
+        let (status, stdout, stderr) = run_failing(&[
+            "--engine",
+            &engine,
+            "--engine",
+            "random",
+            "--games",
+            "2",
+            "--timeout",
+            "0.5",
+        ]);
+        assert_eq!(status, Some(2), "{engine}: {stderr}");
+        assert!(stdout.is_empty(), "{engine}: no game, no summary: {stdout}");
+        assert!(
+            stderr.contains("engine 'ghost' does not start (command: ") && stderr.contains(why),
+            "{engine}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_start_failure_during_the_match_is_a_forfeit_named_in_the_summary_and_exits_3() {
+    let engine = format!("name=bad {} {}", fake().display(), later("exit-at-once"));
+    let (status, stdout, stderr) = run_failing(&[
+        "--engine", &engine, "--engine", "random", "--games", "2", "--seed", "1",
     ]);
-    assert_eq!(summary["pairings"][0]["losses"], 2);
-    assert_eq!(summary["games"][0]["reason"], "start failed");
+    assert_eq!(status, Some(3), "every game ended by a fault: {stderr}");
+    assert!(
+        stdout.contains("Games 2: 0 wins, 0 draws, 2 losses"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\nFaults: bad crash 2\n"), "{stdout}");
+    assert!(
+        stdout.contains("Every game ended by a fault: this match has no result"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("every game ended by a fault"), "{stderr}");
 }
 
 #[test]
@@ -123,7 +175,7 @@ fn an_engine_that_stops_reading_its_input_cannot_block_the_referee() {
     let junk = "x".repeat(100_000);
     let engine = format!("name=bad option.Junk={junk} {} deaf", fake().display());
     let started = std::time::Instant::now();
-    let summary = run_match(&[
+    let summary = run_faulty_match(&[
         "--engine", &engine, "--engine", "random", "--games", "1", "--tc", "st=0.1",
     ]);
     assert_eq!(summary["games"][0]["reason"], "time forfeit", "{summary:#}");
@@ -135,12 +187,12 @@ fn an_engine_that_stops_reading_its_input_cannot_block_the_referee() {
 fn a_wrapper_script_engine_leaves_no_process_behind() {
     let dir = referee_support::scratch("orphans");
     let pid_file = dir.join("pid");
-    // The wrapper starts a long sleep, never answers, and so loses by `no uciok`.
+    // The wrapper starts a long sleep, never answers, and so fails the check before the match.
     let engine = format!(
         "name=wrap sh -c 'sleep 30 & echo $! > {}; wait'",
         pid_file.display()
     );
-    let summary = run_match(&[
+    let (status, _, stderr) = run_failing(&[
         "--engine",
         &engine,
         "--engine",
@@ -150,7 +202,8 @@ fn a_wrapper_script_engine_leaves_no_process_behind() {
         "--timeout",
         "0.5",
     ]);
-    assert_eq!(summary["games"][0]["reason"], "no uciok", "{summary:#}");
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(stderr.contains("no uciok"), "{stderr}");
     let pid = std::fs::read_to_string(&pid_file).expect("the wrapper wrote its child's pid");
     let pid = pid.trim().to_string();
     let alive = || {

@@ -1,10 +1,10 @@
 //! Whole matches through `krou match`: results, records that read back, SPRT early stop,
-//! concurrency, protocol logs and Ctrl-C.
+//! concurrency, protocol logs, and stopping by Ctrl-C, SIGTERM or SIGHUP.
 
 mod referee_support;
 
 use krou::referee::ogn_read::read_games;
-use referee_support::{fake, krou, run_match, scratch};
+use referee_support::{fake, krou, later, run_match, scratch};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -149,7 +149,7 @@ fn protocol_logs_are_kept_only_for_games_lost_by_a_fault() {
     let dir = scratch("logs");
     let logs = dir.join("logs");
     let good = format!("name=good {} good", fake().display());
-    let bad = format!("name=bad {} no-readyok", fake().display());
+    let bad = format!("name=bad {} {}", fake().display(), later("no-readyok"));
     run_match(&[
         "--engine",
         &good,
@@ -239,6 +239,102 @@ fn ctrl_c_ends_the_match_cleanly_with_the_games_so_far_written() {
         .count() as u64;
     assert_eq!(complete, finished);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plays a match of three players, one game at a time: two games of `greedy` against `random`,
+/// then one against an engine that never moves, stopped there by `kill -SIGNAL`. Returns the
+/// exit status, the JSON, the OGN records and stderr.
+fn stopped_by(signal: &str) -> (Option<i32>, String, String, String) {
+    let dir = scratch(&format!("stopped-by-{signal}"));
+    let (ogn, json) = (dir.join("games.ogn"), dir.join("summary.json"));
+    let hang = format!("name=hang {} {}", fake().display(), later("deaf"));
+    let mut child = Command::new(krou())
+        .args([
+            "match", "--engine", "greedy", "--engine", "random", "--engine", &hang,
+        ])
+        .args([
+            "--games",
+            "4",
+            "--tc",
+            "30+0",
+            "--seed",
+            "3",
+            "--concurrency",
+            "1",
+        ])
+        .arg("--ogn")
+        .arg(&ogn)
+        .arg("--json")
+        .arg(&json)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("krou runs");
+    let started = Instant::now();
+    while !std::fs::read_to_string(&ogn).is_ok_and(|t| t.contains("[Round \"2\"]")) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no game finished"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Game 3 has started (and will never end: `hang` never moves).
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let asked = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "no exit after {signal}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
+    }
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap_or_default();
+    let files = (read(&json), read(&ogn));
+    let _ = std::fs::remove_dir_all(&dir);
+    (status.code(), files.0, files.1, stderr)
+}
+
+#[test]
+fn sigterm_and_sighup_stop_a_match_with_the_same_files_as_sigint() {
+    let (status, json, ogn, stderr) = stopped_by("INT");
+    assert_eq!(status, Some(130), "{stderr}");
+    let summary: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    assert_eq!(summary["ending"], "interrupted");
+    assert_eq!(summary["games_finished"], 2, "{summary:#}");
+    assert_eq!(summary["games_unfinished"], 1, "{summary:#}");
+    assert_eq!(summary["games"][2]["reason"], "aborted", "{summary:#}");
+    assert_eq!(read_games(&ogn).expect("readable").len(), 3);
+    for (signal, expected) in [("TERM", 143), ("HUP", 129)] {
+        let (code, other_json, other_ogn, stderr) = stopped_by(signal);
+        assert_eq!(code, Some(expected), "{signal}: {stderr}");
+        assert!(
+            stderr.contains(&format!("SIG{signal}: stopping")),
+            "{stderr}"
+        );
+        // The match identifier differs: the engine's command names its own scratch file.
+        let without_id = |text: &str| {
+            let lines = text.lines().filter(|l| !l.contains("\"match_id\": "));
+            lines.collect::<Vec<_>>().join("\n")
+        };
+        assert_eq!(
+            without_id(&other_json),
+            without_id(&json),
+            "the JSON after SIG{signal}"
+        );
+        assert_eq!(other_ogn, ogn, "the records after SIG{signal}");
+    }
 }
 
 #[test]

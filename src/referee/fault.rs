@@ -98,7 +98,7 @@ impl fmt::Display for Fault {
 pub enum Stop {
     /// The player misbehaved and loses.
     Fault(Fault),
-    /// The match is stopping (Ctrl-C or SPRT decided); the game is left unfinished.
+    /// The match is stopping (a signal, or the SPRT decided); the game is left unfinished.
     Aborted,
 }
 

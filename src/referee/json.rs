@@ -11,7 +11,7 @@ use super::summary::Report;
 use crate::rules::Side;
 use serde_json::{Value, json};
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A finite number as JSON, `null` otherwise.
 fn number(x: f64) -> Value {
@@ -88,12 +88,26 @@ pub fn head(standings: &Standings, report: &Report) -> Value {
 
 /// Writes the summary to `path`: `head`'s fields, then `"games"` (in the order given: sorted by
 /// round), each game's compact JSON on a line of its own, made only when written, so that a long
-/// match needs neither the memory nor the time of one pretty-printed tree.
+/// match needs neither the memory nor the time of one pretty-printed tree. The file appears
+/// whole (written as `PATH.partial`, then renamed) or not at all.
 pub fn write(
     path: &Path,
     head: &Value,
     games: impl Iterator<Item = String>,
 ) -> std::io::Result<()> {
+    // Written beside it and renamed when complete: a reader (a merge, a resumed run) never
+    // sees half a file, and a failed write leaves no file that looks finished.
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    let written = write_to(&partial, head, games).and_then(|()| std::fs::rename(&partial, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written
+}
+
+fn write_to(path: &Path, head: &Value, games: impl Iterator<Item = String>) -> std::io::Result<()> {
     let mut out = BufWriter::new(std::fs::File::create(path)?);
     out.write_all(b"{\n")?;
     for (key, value) in head.as_object().into_iter().flatten() {

@@ -34,6 +34,7 @@ pub mod runner;
 pub mod schedule;
 pub mod shard;
 pub mod shard_file;
+pub mod signals;
 pub mod spec;
 pub mod sprt;
 pub mod standings;
@@ -46,7 +47,9 @@ pub use cli::{MatchArgs, MatchCli, MatchCommand};
 use std::process::ExitCode;
 
 /// Runs `krou match` or its subcommand: a match exits 0 when it ended normally (all games, or
-/// an SPRT decision), 130 after Ctrl-C, 2 when it could not start; `merge` and `report` exit 0
+/// an SPRT decision), 128 + the signal's number after SIGINT (130), SIGTERM (143) or SIGHUP
+/// (129), 2 when it could not start (an engine that does not start included), 3 when every game
+/// ended by a fault; `merge` and `report` exit 0
 /// when done, 2 otherwise.
 pub fn main(cli: MatchCli) -> ExitCode {
     let (done, name) = match cli.command {
@@ -68,7 +71,17 @@ pub fn main(cli: MatchCli) -> ExitCode {
 /// Plays a match.
 fn play(args: MatchArgs) -> ExitCode {
     match runner::run(args) {
-        Ok(summary::Ending::Interrupted) => ExitCode::from(130),
+        Ok(runner::Played {
+            ending: summary::Ending::Interrupted,
+            ..
+        }) => ExitCode::from(signals::received().map_or(130, signals::exit_status)),
+        Ok(runner::Played {
+            every_game_faulted: true,
+            ..
+        }) => {
+            eprintln!("krou match: every game ended by a fault (see 'Faults' in the summary)");
+            ExitCode::from(3)
+        }
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("krou match: {e}");

@@ -9,7 +9,8 @@ use super::rng::Rng;
 use super::spec::EngineSpec;
 use super::tc::{Clock, TimeControl};
 use crate::rules::{Game, Move, Side};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// How long the referee keeps waiting past a clock's end for a late `bestmove`, to log the
 /// exact overrun before it gives up on the engine.
@@ -63,7 +64,7 @@ pub fn play_game(fixture: &Fixture, setup: &Setup) -> GameRecord {
             Ok(player) => players.push(player),
             Err(failed) => {
                 record.logs[i] = failed.log;
-                end(&mut record, side, failed.stop);
+                end(&mut record, side, settle(failed.stop, setup.abort));
                 finish(&mut record, players);
                 return record;
             }
@@ -87,6 +88,29 @@ fn opening_moves(game: &Game) -> Vec<PlayedMove> {
             used: None,
         })
         .collect()
+}
+
+/// How long a game whose engine died waits for the match to stop before it counts a crash: a
+/// signal to a whole job (Slurm's `scancel`, a closed terminal) reaches the engines as it
+/// reaches the referee, and the game is then unfinished, not lost.
+const CRASH_SETTLE: Duration = Duration::from_millis(250);
+
+/// `stop`, or [`Stop::Aborted`] when it is a crash and the match stops within
+/// [`CRASH_SETTLE`].
+fn settle(stop: Stop, abort: &AtomicBool) -> Stop {
+    if !matches!(stop, Stop::Fault(Fault::Crashed(_))) {
+        return stop;
+    }
+    let deadline = Instant::now() + CRASH_SETTLE;
+    loop {
+        if abort.load(Ordering::Relaxed) || super::signals::received().is_some() {
+            return Stop::Aborted;
+        }
+        if Instant::now() >= deadline {
+            return stop;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 fn end(record: &mut GameRecord, side: Side, stop: Stop) {
@@ -150,7 +174,7 @@ fn run(
             };
             return (verdict, Reason::MaxLength);
         }
-        if setup.abort.load(std::sync::atomic::Ordering::Relaxed) {
+        if setup.abort.load(Ordering::Relaxed) {
             return (Verdict::Unfinished, Reason::Aborted);
         }
         let side = game.position().side_to_move();
@@ -162,7 +186,7 @@ fn run(
             setup,
         ) {
             Ok(played) => moves.push(played),
-            Err(stop) => return verdict_of(side, stop),
+            Err(stop) => return verdict_of(side, settle(stop, setup.abort)),
         }
     }
 }

@@ -1,7 +1,10 @@
 //! Runs a match: worker threads play scheduled games (`--concurrency`), the main thread counts
-//! results, writes records and logs, shows progress, and stops on an SPRT decision or Ctrl-C.
+//! results, writes records and logs, shows progress, and stops on an SPRT decision or a signal
+//! ([`super::signals`]).
 
 use super::cli::{BadMatch, MatchArgs};
+use super::engine::{Engine, StartError};
+use super::fault::Stop;
 use super::identity::Definition;
 use super::json::{self, game_entry};
 use super::ogn::{Header, from_record, record_file_name, today, write_game};
@@ -12,7 +15,7 @@ use super::progress::Progress;
 use super::record::{GameRecord, Reason};
 use super::rng::Rng;
 use super::schedule::{Job, pairings, schedule};
-use super::spec::{EngineSpec, unique_names};
+use super::spec::{EngineSpec, Kind, unique_names};
 use super::standings::Standings;
 use super::summary::{Ending, Report, text};
 use super::tc::TimeControl;
@@ -23,9 +26,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
 use std::time::Duration;
-
-/// Set by Ctrl-C (the handler is process-wide).
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Everything the workers share.
 struct Context {
@@ -49,8 +49,17 @@ pub struct Outcome {
     pub ending: Ending,
 }
 
+/// How a match that was played ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// Why it ended.
+    pub ending: Ending,
+    /// Whether games were played and every one ended by a fault.
+    pub every_game_faulted: bool,
+}
+
 /// Plays the match described by `args`: the summary goes to stdout, progress to stderr.
-pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
+pub fn run(args: MatchArgs) -> Result<Played, BadMatch> {
     args.validate()?;
     let outputs: Vec<(&str, &Path)> = [
         ("--json", args.json.as_deref()),
@@ -62,7 +71,7 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
     .collect();
     let inputs: Vec<&Path> = args.openings.as_deref().into_iter().collect();
     super::outputs::check(&outputs, &inputs).map_err(BadMatch)?;
-    install_interrupt_handler();
+    super::signals::install();
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut specs = args.engines.clone();
     unique_names(&mut specs);
@@ -118,6 +127,7 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
         abort: AtomicBool::new(false),
         queue: Mutex::new(jobs.into()),
     };
+    check_engines(&context)?;
     let outcome = play_all(&context, pairs, &names, planned, |record| {
         let wanted = ogn.is_some() || context.args.ogn_dir.is_some();
         let text = wanted.then(|| write_game(&from_record(record, &names, &header)));
@@ -174,7 +184,10 @@ pub fn run(args: MatchArgs) -> Result<Ending, BadMatch> {
                 .map_err(|e| BadMatch(format!("report: {e}")))?;
         }
     }
-    Ok(outcome.ending)
+    Ok(Played {
+        ending: outcome.ending,
+        every_game_faulted: outcome.standings.every_game_faulted(),
+    })
 }
 
 /// Where the record of game `round` went, as the report links it: `--ogn-dir`'s
@@ -184,6 +197,82 @@ fn record_link(args: &MatchArgs, round: usize) -> Option<String> {
         (Some(dir), _) => Some(dir.join(record_file_name(round)).display().to_string()),
         (None, Some(file)) => Some(file.display().to_string()),
         (None, None) => None,
+    }
+}
+
+/// Starts every engine of the match once (handshake included) before the first game, all at
+/// once, so that a command that cannot start stops the match before any game, naming the
+/// engine, its command and the reason. A signal meanwhile skips the check.
+fn check_engines(context: &Context) -> Result<(), BadMatch> {
+    let setup = setup(context);
+    let setup = &setup;
+    let checked = AtomicBool::new(false);
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        // A signal during the check stops the handshakes (they watch `abort`).
+        scope.spawn(|| {
+            while !checked.load(Ordering::Relaxed) {
+                if super::signals::received().is_some() {
+                    stop(context);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let started: Vec<_> = context
+            .specs
+            .iter()
+            .filter_map(|spec| match &spec.kind {
+                Kind::Command(argv) => Some((spec, argv)),
+                Kind::Random | Kind::Greedy => None,
+            })
+            .map(|(spec, argv)| {
+                let engine = scope.spawn(move || Engine::start(argv, &spec.options, setup));
+                (spec, argv, engine)
+            })
+            .collect();
+        let failures = started
+            .into_iter()
+            .filter_map(|(spec, argv, engine)| {
+                let why = match engine.join() {
+                    Ok(Ok(engine)) => {
+                        drop(engine);
+                        return None;
+                    }
+                    Ok(Err(StartError {
+                        stop: Stop::Aborted,
+                        ..
+                    })) => return None,
+                    Ok(Err(StartError {
+                        stop: Stop::Fault(fault),
+                        ..
+                    })) => fault.to_string(),
+                    Err(_) => "the check failed".into(),
+                };
+                Some(format!(
+                    "engine '{}' does not start (command: {}): {why}",
+                    spec.name,
+                    argv.join(" ")
+                ))
+            })
+            .collect();
+        checked.store(true, Ordering::Relaxed);
+        failures
+    });
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(BadMatch(format!("{}; no game played", failures.join("; "))))
+    }
+}
+
+/// What a game needs to start its players, from the match's options.
+fn setup(context: &Context) -> Setup<'_> {
+    Setup {
+        rule: context.args.grand_slam,
+        timeout: Duration::from_secs_f64(context.args.timeout),
+        log: context.args.log_dir.is_some(),
+        stderr: context.args.engine_stderr,
+        abort: &context.abort,
     }
 }
 
@@ -211,7 +300,7 @@ fn play_all(
         }
         drop(sender);
         loop {
-            if INTERRUPTED.load(Ordering::Relaxed) && ending == Ending::Completed {
+            if super::signals::received().is_some() && ending == Ending::Completed {
                 ending = Ending::Interrupted;
                 stop(context);
             }
@@ -252,13 +341,7 @@ fn stop(context: &Context) {
 
 /// A worker: takes the next job, plays it, sends the record; until the queue is empty.
 fn worker(context: &Context, results: &SyncSender<(Job, GameRecord)>) {
-    let setup = Setup {
-        rule: context.args.grand_slam,
-        timeout: Duration::from_secs_f64(context.args.timeout),
-        log: context.args.log_dir.is_some(),
-        stderr: context.args.engine_stderr,
-        abort: &context.abort,
-    };
+    let setup = setup(context);
     loop {
         let job = match context.queue.lock() {
             Ok(mut queue) => queue.pop_front(),
@@ -331,20 +414,6 @@ fn keep_logs(dir: &Path, record: &GameRecord, names: &[String], faults_only: boo
         if let Err(e) = std::fs::write(&path, &record.logs[i]) {
             log::error!("cannot write {}: {e}", path.display());
         }
-    }
-}
-
-fn install_interrupt_handler() {
-    let installed = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::Relaxed) {
-            eprintln!("\ninterrupted twice: killing the engines and exiting at once");
-            super::process::kill_all();
-            std::process::exit(130);
-        }
-        eprintln!("\ninterrupted: stopping the games in progress (Ctrl-C again to quit at once)");
-    });
-    if let Err(e) = installed {
-        log::warn!("Ctrl-C will not stop the match cleanly: {e}");
     }
 }
 

@@ -1,7 +1,7 @@
 //! The running totals of a match: a tally per pairing, pair bookkeeping for the pentanomial
 //! counts, and how games ended.
 
-use super::record::GameRecord;
+use super::record::{GameRecord, Reason};
 use super::schedule::Job;
 use super::stats::Tally;
 use std::collections::{BTreeMap, HashMap};
@@ -19,6 +19,8 @@ pub struct Standings {
     pub unfinished: usize,
     /// How many games ended for each reason.
     pub reasons: BTreeMap<String, usize>,
+    /// Games lost by a fault, by (engine index, fault name), counted by [`Standings::add`].
+    pub faults: BTreeMap<(usize, String), usize>,
     /// Scores of game pairs of which one game is counted, by game pair.
     waiting: HashMap<usize, f64>,
 }
@@ -37,7 +39,16 @@ impl Standings {
     pub fn add(&mut self, job: &Job, record: &GameRecord) {
         let first = self.pairings[job.pairing].0;
         let score = record.score_of(first);
+        if let (Reason::Fault { side, fault }, Some(_)) = (&record.reason, score) {
+            let key = (record.engine(*side), fault.name().to_string());
+            *self.faults.entry(key).or_default() += 1;
+        }
         self.add_result(job.pairing, job.game_pair, score, record.reason.name());
+    }
+
+    /// Whether games were played and every one ended by a fault (no result to speak of).
+    pub fn every_game_faulted(&self) -> bool {
+        self.finished > 0 && self.faults.values().sum::<usize>() == self.finished
     }
 
     /// Counts a game of pairing `pairing` and game pair `game_pair` (see [`Job::game_pair`])

@@ -13,7 +13,7 @@ pub enum Ending {
     Completed,
     /// The SPRT reached a decision.
     Sprt(Decision),
-    /// Ctrl-C.
+    /// Stopped by a signal: Ctrl-C (SIGINT), SIGTERM or SIGHUP.
     Interrupted,
 }
 
@@ -163,6 +163,34 @@ pub fn text(standings: &Standings, report: &Report) -> String {
             reasons.join(", ")
         }
     ));
+    out.push_str(&faults_text(standings, report));
+    out
+}
+
+/// Which engine lost how many games by which fault, and a warning when every game was.
+fn faults_text(standings: &Standings, report: &Report) -> String {
+    if standings.faults.is_empty() {
+        return String::new();
+    }
+    let faults: Vec<String> = standings
+        .faults
+        .iter()
+        .map(|((engine, fault), n)| {
+            let name = report.names.get(*engine).map_or("?", String::as_str);
+            format!("{name} {fault} {n}")
+        })
+        .collect();
+    let mut out = format!(
+        "Faults: {}
+",
+        faults.join(", ")
+    );
+    if standings.every_game_faulted() {
+        out.push_str(
+            "Every game ended by a fault: this match has no result
+",
+        );
+    }
     out
 }
 

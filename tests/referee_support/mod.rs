@@ -47,6 +47,27 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// Runs `krou match` with `args` plus `--json` and returns the parsed JSON summary.
 pub fn run_match(args: &[&str]) -> serde_json::Value {
+    run_match_exiting(args, 0)
+}
+
+/// [`run_match`] for a match whose every game ends by a fault: it exits with status 3.
+pub fn run_faulty_match(args: &[&str]) -> serde_json::Value {
+    run_match_exiting(args, 3)
+}
+
+/// A fake engine argument list in `mode` from its second start on: it passes the referee's
+/// check before the first game and fails in every game, as a program removed or broken during
+/// a match does (`fake_engine after-first FILE MODE`).
+pub fn later(mode: &str) -> String {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = scratch(&format!("later-{call}"));
+    format!("after-first {} {mode}", dir.join("started").display())
+}
+
+/// Runs `krou match` with `args` plus `--json`, checks its exit status and returns the parsed
+/// JSON summary.
+fn run_match_exiting(args: &[&str], status: i32) -> serde_json::Value {
     let dir = scratch(&format!("{:x}", fxhash(args)));
     let json = dir.join("summary.json");
     let output = Command::new(krou())
@@ -56,9 +77,10 @@ pub fn run_match(args: &[&str]) -> serde_json::Value {
         .arg(&json)
         .output()
         .expect("krou runs");
-    assert!(
-        output.status.success(),
-        "krou match failed: {}",
+    assert_eq!(
+        output.status.code(),
+        Some(status),
+        "krou match: {}",
         String::from_utf8_lossy(&output.stderr)
     );
     let text = std::fs::read_to_string(&json).expect("the JSON summary");
