@@ -37,6 +37,8 @@ pub enum Command {
     Bench(u32),
     /// `query gameover|p1turn|result` (an extension, as UGI referees ask).
     Query(Query),
+    /// `help`: the commands, in a few lines for a person (an extension).
+    Help,
 }
 
 /// A value with the column (1-based, in characters) where it starts in the command line.

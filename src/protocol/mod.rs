@@ -24,7 +24,7 @@ pub use parse::{ParseError, parse_command};
 pub use response::{Output, Response};
 pub use session::{Flow, Session};
 
-use std::io::BufRead;
+use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
 use std::sync::mpsc::{Sender, channel};
 
@@ -41,6 +41,11 @@ pub fn run() -> ExitCode {
     }
     let engine = ThreadEngine::new(options::Options::default().settings);
     let mut session = Session::new(engine, Output::stdout(), events);
+    let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    if interactive {
+        session.set_interactive(true);
+        println!("{}", session::greeting());
+    }
     session.start_tables();
     while let Ok(event) = inbox.recv() {
         if session.handle(event) == Flow::Quit {

@@ -92,10 +92,11 @@ impl<'a> Reader<'a> {
             "perft" => perft(rest),
             "bench" => bench(rest),
             "query" => query(rest),
+            "help" => end(rest, Command::Help, name),
             _ => fail(
                 at,
                 format!(
-                    "unknown command '{}' (expected uci, debug, isready, register, ucinewgame, setoption, position, go, stop, ponderhit, quit, d, perft, bench or query)",
+                    "unknown command '{}' (expected uci, debug, isready, register, ucinewgame, setoption, position, go, stop, ponderhit, quit, d, perft, bench, query or help)",
                     name.escape_debug()
                 ),
             ),

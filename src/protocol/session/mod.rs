@@ -23,6 +23,28 @@ use std::time::Duration;
 /// (milliseconds for the built-in tables; a large `EndgameDatabase` may take longer).
 pub const TABLE_FILES_WAIT: Duration = Duration::from_secs(2);
 
+/// The answer to `help`: the commands a person types most, and where the rest are.
+pub const HELP: &str = "\
+Krou speaks UCI (protocol.md has every command). The ones a person types most:
+  uci                         identify, list the options
+  isready                     answer readyok
+  position startpos [moves FbAf...]
+  position fen <diagram> [moves ...]  a diagram: 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S
+  go depth <n> | movetime <ms> | infinite   search; stop ends an infinite one
+  d                           draw the board, list the legal moves
+  setoption name <name> value <value>
+  perft <depth>, bench [depth], query gameover|p1turn|result
+  quit                        leave (so does the end of input, Ctrl-D)
+Moves are pit letters: A-F for South, a-f for North. `krou --help` lists the other tools.";
+
+/// The line `krou` greets a person with when started on a terminal (never on a pipe).
+pub fn greeting() -> String {
+    format!(
+        "Krou {}, an Oware (Abapa) engine speaking UCI. Type 'help' for the commands, 'quit' to leave.",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
 /// Whether the session goes on after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -73,6 +95,8 @@ pub struct Session<E: Engine> {
     debug: bool,
     /// Chooses among book moves (`OwnBook`, `BookSeed`).
     book: Chooser,
+    /// A person at a terminal: a rejected line is shown once (on stdout), not logged too.
+    interactive: bool,
 }
 
 impl<E: Engine> Session<E> {
@@ -93,7 +117,14 @@ impl<E: Engine> Session<E> {
             endgame_dir: None,
             debug: false,
             book: Chooser::new(book_seed(options.book_seed)),
+            interactive: false,
         }
+    }
+
+    /// Marks the session as a person's at a terminal (see [`HELP`]): rejected lines are then
+    /// shown once, as `info string error: …`, and not also logged on stderr.
+    pub fn set_interactive(&mut self, interactive: bool) {
+        self.interactive = interactive;
     }
 
     /// Starts building the built-in endgame tables in the background (the real engine does
@@ -198,7 +229,9 @@ impl<E: Engine> Session<E> {
     }
 
     fn reject(&self, line: &str, message: String) {
-        log::warn!("rejected '{}': {message}", line.escape_debug());
+        if !self.interactive {
+            log::warn!("rejected '{}': {message}", line.escape_debug());
+        }
         self.output.send(&Response::Error(message));
     }
 
@@ -231,6 +264,9 @@ impl<E: Engine> Session<E> {
             Command::Perft(depth) => self.perft(depth)?,
             Command::Bench(depth) => self.bench(depth)?,
             Command::Query(query) => self.query(query),
+            Command::Help => HELP
+                .lines()
+                .for_each(|line| self.send(Response::Text(line.to_string()))),
         }
         Ok(Flow::Continue)
     }
