@@ -182,6 +182,7 @@ fn pairing(out: &mut String, m: &Match, index: usize) -> Result<(), DrawFailed> 
         figure(out, "llr", &llr_chart(&course, sprt.bounds()), caption)?;
     }
     let mut bars = Chart::new("pair result", "pairs", (360, 260));
+    bars.y_counts = true;
     bars.x_names = ["LL", "LD", "DD+WL", "WD", "WW"].map(String::from).to_vec();
     let counts = t.pentanomial.iter().enumerate();
     bars.layer(
@@ -202,6 +203,7 @@ fn pairing(out: &mut String, m: &Match, index: usize) -> Result<(), DrawFailed> 
 
 fn elo_chart(course: &Course) -> Chart {
     let mut chart = Chart::new("games", "Elo", (520, 300));
+    chart.x_counts = true;
     let at = |f: fn(&series::Point) -> f64| -> Vec<(f64, f64)> {
         course
             .points
@@ -217,6 +219,7 @@ fn elo_chart(course: &Course) -> Chart {
 
 fn llr_chart(course: &Course, (lower, upper): (f64, f64)) -> Chart {
     let mut chart = Chart::new("games", "LLR", (520, 300));
+    chart.x_counts = true;
     let llr: Vec<(f64, f64)> = course
         .points
         .iter()
@@ -260,6 +263,7 @@ fn times(out: &mut String, m: &Match) -> Result<(), DrawFailed> {
          <th class=\"l\">time control</th><th>moves timed</th><th>mean ms</th><th>max ms</th></tr>"
     );
     let mut chart = Chart::new("ply", "mean ms per move", (720, 320));
+    chart.x_counts = true;
     for (i, engine) in m.engines.iter().enumerate() {
         let tc = m.engine_tc.get(i).or(m.tc.as_ref());
         let t = series::times(m, engine);
@@ -354,6 +358,7 @@ fn game(out: &mut String, g: &Game, plot: bool) -> Result<(), DrawFailed> {
             if plot {
                 let [south, north] = series::evaluations(g);
                 let mut chart = Chart::new("ply", "seeds for South", (520, 260));
+                chart.x_counts = true;
                 chart.layer(&format!("{} (South)", g.south), 0, Style::Line, south);
                 chart.layer(&format!("{} (North)", g.north), 1, Style::Line, north);
                 let caption =

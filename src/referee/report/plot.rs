@@ -55,6 +55,10 @@ pub struct Chart {
     pub size: (u32, u32),
     /// Names of the whole x values 0, 1, 2, … (instead of numbers), if any.
     pub x_names: Vec<String>,
+    /// The x axis counts things (games, plies): ticks only at whole numbers.
+    pub x_counts: bool,
+    /// The y axis counts things (pairs): ticks only at whole numbers.
+    pub y_counts: bool,
 }
 
 /// A plot that could not be drawn (a plotters error, as text).
@@ -78,6 +82,8 @@ impl Chart {
             layers: Vec::new(),
             size,
             x_names: Vec::new(),
+            x_counts: false,
+            y_counts: false,
         }
     }
 
@@ -117,6 +123,7 @@ impl Chart {
     ) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
         root.fill(&WHITE)?;
         let (x, y) = self.ranges();
+        let (x_ticks, y_ticks) = (whole_ticks(&x), whole_ticks(&y));
         let mut chart = ChartBuilder::on(root)
             .margin(12)
             .x_label_area_size(36)
@@ -135,6 +142,11 @@ impl Chart {
         if !self.x_names.is_empty() {
             mesh.x_labels(self.x_names.len() * 2 + 1)
                 .x_label_formatter(&name);
+        } else if self.x_counts {
+            mesh.x_labels(x_ticks).x_label_formatter(&whole);
+        }
+        if self.y_counts {
+            mesh.y_labels(y_ticks).y_label_formatter(&whole);
         }
         mesh.draw()?;
         for layer in &self.layers {
@@ -192,6 +204,29 @@ impl Chart {
     }
 }
 
+/// The most ticks on an axis (plotters' default).
+const MAX_TICKS: usize = 10;
+
+/// How many ticks an axis of counts gets: few enough that plotters' step is at least 1.
+fn whole_ticks(range: &Range<f64>) -> usize {
+    let width = (range.end - range.start).floor();
+    if width.is_finite() && width >= 0.0 {
+        (width as usize + 1).clamp(2, MAX_TICKS)
+    } else {
+        2
+    }
+}
+
+/// A count's tick label: the whole number, or nothing between whole numbers.
+fn whole(value: &f64) -> String {
+    let rounded = value.round();
+    if (value - rounded).abs() < 1e-9 {
+        format!("{rounded:.0}")
+    } else {
+        String::new()
+    }
+}
+
 /// At most [`MAX_POINTS`] points, evenly spread, the first and last kept.
 fn thin(points: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
     if points.len() <= MAX_POINTS {
@@ -228,6 +263,28 @@ mod tests {
         });
         assert_eq!(count, 2, "the data line in the first colour: {svg}");
         assert!(svg.contains("games"), "the x axis's description: {svg}");
+    }
+
+    #[test]
+    fn count_axes_tick_whole_numbers_only() {
+        let mut chart = Chart::new("games", "pairs", (400, 300));
+        chart.x_counts = true;
+        chart.y_counts = true;
+        chart.layer("", 0, Style::Line, vec![(1.0, 0.0), (4.0, 3.0), (5.0, 4.0)]);
+        let svg = chart.svg().unwrap();
+        let labels: Vec<&str> = svg
+            .split("</text>")
+            .filter_map(|t| t.rsplit('>').next().map(str::trim))
+            .filter(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.'))
+            .collect();
+        assert!(!labels.is_empty(), "{svg}");
+        assert!(
+            labels.iter().all(|l| !l.contains('.')),
+            "whole ticks only: {labels:?}"
+        );
+        assert_eq!(whole(&2.0), "2");
+        assert_eq!(whole(&2.2), "");
+        assert_eq!(whole_ticks(&(0.0..4.2)), 5);
     }
 
     #[test]
