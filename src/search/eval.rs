@@ -53,17 +53,21 @@ pub fn features(position: &Position) -> [i32; FEATURES] {
 }
 
 /// 100 × the expected final seed margin for the side to move: the store margin plus the
-/// learned network's estimate of what is still to gain ([`super::net`]); the linear
+/// learned network's estimate of what is still to gain ([`super::net`], computed in 16-bit
+/// lanes by [`super::packed`], else as plain `i32` sums if it did not pack); the linear
 /// [`evaluate_linear`] if the shipped weights were damaged.
 #[inline]
 pub fn evaluate(position: &Position) -> i32 {
-    let Some(network) = super::net::shipped() else {
+    let future_gain = if let Some(packed) = super::packed::shipped() {
+        packed.future_gain(position)
+    } else if let Some(network) = super::net::shipped() {
+        network.future_gain(position)
+    } else {
         return evaluate_linear(position);
     };
     let us = position.side_to_move();
     let stores = i32::from(position.store(us)) - i32::from(position.store(us.opponent()));
-    (100 * stores + network.future_gain(position))
-        .clamp(-super::value::MAX_EVAL, super::value::MAX_EVAL)
+    (100 * stores + future_gain).clamp(-super::value::MAX_EVAL, super::value::MAX_EVAL)
 }
 
 /// [`evaluate`] when `learned`, else [`evaluate_linear`] (the search's switch

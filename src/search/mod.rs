@@ -10,6 +10,7 @@ mod features;
 mod limits;
 pub mod net;
 mod ordering;
+mod packed;
 mod score;
 mod table;
 mod time;

@@ -184,12 +184,12 @@ pub fn shipped_error() -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The shipped network computed the plain way: a dense vector of the inputs (the ready
     /// captures from the feature loop of the linear evaluation) through both layers.
-    fn reference(network: &Network, position: &Position) -> i32 {
+    pub(crate) fn reference(network: &Network, position: &Position) -> i32 {
         let us = position.side_to_move();
         let pits = position.pits();
         let features = crate::search::eval::features(position);
