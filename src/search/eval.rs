@@ -11,7 +11,8 @@
 //! here, and repeat once (the games depend on the weights). The numbers it printed for the
 //! weights below are in the README's search section.
 
-use crate::rules::{Position, Side};
+use super::threats::{LANES, at_least, best_capture, ready_capture};
+use crate::rules::Position;
 
 /// How many features the evaluation weighs.
 pub const FEATURES: usize = 8;
@@ -108,87 +109,10 @@ pub fn evaluate_linear(position: &Position) -> i32 {
     sum.clamp(-super::value::MAX_EVAL, super::value::MAX_EVAL)
 }
 
-/// Bytes of a 48-bit side word, each `0x80`.
-const HIGH_BITS: u64 = 0x8080_8080_8080;
-/// Bytes of a 48-bit side word, each `0x01`.
-const LANES: u64 = 0x0101_0101_0101;
-
-/// The high bit of each byte of `word` holding at least `seeds` seeds (1–48); no bit when
-/// `seeds` is 0, so that `!at_least(word, 0)` counts every pit. Pits hold at most 48 seeds, so
-/// adding `0x80 - seeds` to a byte never carries into the next.
-#[inline]
-fn at_least(word: u64, seeds: u64) -> u64 {
-    if seeds == 0 {
-        return 0;
-    }
-    (word + (0x80 - seeds) * LANES) & HIGH_BITS
-}
-
-/// Adding it to a side word puts each pit's index (0–5) onto its seeds: byte `p` becomes the
-/// distance from the side's first pit to where the last seed of pit `p` falls.
-const PIT_INDICES: u64 = 0x0504_0302_0100;
-
-/// [`best_capture`] from side words: the most seeds the owner of `own` could capture with one
-/// sowing of fewer than 12 seeds, `other` being the opponent's pits (both in sowing order).
-/// Branch-free: the evaluation runs at almost every node, and the walks it replaces were
-/// mispredicted often.
-#[inline]
-pub(crate) fn ready_capture(own: u64, other: u64) -> i32 {
-    // The opponent's pits of 1–2 seeds (one gained makes 2–3), as 0xff bytes …
-    let takable = ((at_least(other, 1) & !at_least(other, 3)) >> 7) * 0xff;
-    // … and the run a sowing that ends in each pit would capture there: a segmented prefix sum
-    // over takable pits of their seeds plus the one sown, doubling its reach each round
-    // (1, 2, 4 pits: enough for a side of 6). `whole` marks the pits whose window so far is
-    // takable throughout; runs stop at the side's first pit (zeros shift in).
-    let mut run = (other + LANES) & takable;
-    let mut whole = takable;
-    for shift in [8, 16, 32] {
-        run += (run << shift) & whole;
-        whole &= whole << shift;
-    }
-    // Each own pit whose last seed falls on the opponent's side without a lap
-    // (6 ≤ pit + seeds ≤ 11) offers the run ending where it lands.
-    let reach = own + PIT_INDICES;
-    let mut best = 0;
-    for pit in 0..6 {
-        let target = (reach >> (8 * pit) & 0xff).wrapping_sub(6);
-        // All ones when the pit lands there, else zero (a mask, not a branch).
-        let lands = u64::from(target < 6).wrapping_neg();
-        best = best.max(run >> (8 * (target & 7)) & 0xff & lands);
-    }
-    best as i32
-}
-
-/// The most seeds `side` could capture with one sowing of fewer than 12 seeds (no lap), ignoring
-/// the grand-slam and feeding rules: a cheap measure of the threats on the board.
-#[inline]
-fn best_capture(pits: &[u8; 12], side: Side) -> i32 {
-    let mut best = 0;
-    for pit in side.pits() {
-        let seeds = usize::from(pits[pit]);
-        if seeds == 0 || seeds >= 12 {
-            continue;
-        }
-        let last = (pit + seeds) % 12;
-        if side.owns(last) {
-            continue;
-        }
-        // Every pit from the one after `pit` to `last` got one seed; walk back while the
-        // opponent's pits, now holding 2 or 3, were sown.
-        let (mut at, mut taken, mut sown) = (last, 0, seeds);
-        while sown > 0 && !side.owns(at) && matches!(pits[at], 1 | 2) {
-            taken += i32::from(pits[at]) + 1;
-            sown -= 1;
-            at = (at + 11) % 12;
-        }
-        best = best.max(taken);
-    }
-    best
-}
-
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
+    use crate::search::test_support::random_positions;
 
     #[test]
     fn the_start_is_level_but_for_the_tempo() {
@@ -203,35 +127,6 @@ pub(crate) mod tests {
             .parse()
             .expect("valid diagram");
         assert_eq!(features(&position)[6], 3);
-    }
-
-    /// `count` random positions: up to 48 seeds on the board, crowded into few pits now and
-    /// then, either side to move.
-    pub(crate) fn random_positions(count: usize) -> Vec<Position> {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move |bound: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % bound
-        };
-        let mut positions = Vec::with_capacity(count);
-        while positions.len() < count {
-            let mut pits = [0u8; 12];
-            let on_board = next(49) as u8;
-            let spread = 1 + next(12) as usize;
-            for _ in 0..on_board {
-                pits[next(spread as u64) as usize * 12 / spread] += 1;
-            }
-            let south = next(u64::from(48 - on_board) + 1) as u8;
-            let side = if next(2) == 0 {
-                Side::South
-            } else {
-                Side::North
-            };
-            positions.extend(Position::new(pits, [south, 48 - on_board - south], side));
-        }
-        positions
     }
 
     #[test]

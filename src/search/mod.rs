@@ -13,6 +13,9 @@ mod ordering;
 mod packed;
 mod score;
 mod table;
+#[cfg(test)]
+mod test_support;
+mod threats;
 mod time;
 mod value;
 mod worker;

@@ -51,7 +51,7 @@ pub fn active_inputs(position: &Position) -> [u16; ACTIVE] {
     active[13] = (stores + STORE_BUCKETS + store(them)) as u16;
     let captures = stores + 2 * STORE_BUCKETS;
     let (own, other) = (position.side_word(us), position.side_word(them));
-    let capture = |a, b| (super::eval::ready_capture(a, b) as usize).min(CAPTURE_BUCKETS - 1);
+    let capture = |a, b| (super::threats::ready_capture(a, b) as usize).min(CAPTURE_BUCKETS - 1);
     active[14] = (captures + capture(own, other)) as u16;
     active[15] = (captures + CAPTURE_BUCKETS + capture(other, own)) as u16;
     active
@@ -184,42 +184,14 @@ pub fn shipped_error() -> Option<String> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-
-    /// The shipped network computed the plain way: a dense vector of the inputs (the ready
-    /// captures from the feature loop of the linear evaluation) through both layers.
-    pub(crate) fn reference(network: &Network, position: &Position) -> i32 {
-        let us = position.side_to_move();
-        let pits = position.pits();
-        let features = crate::search::eval::features(position);
-        let mut x = vec![0i32; INPUTS];
-        for k in 0..12 {
-            let seeds = usize::from(pits[(us.first_pit() + k) % 12]);
-            x[k * PIT_BUCKETS + seeds.min(PIT_BUCKETS - 1)] = 1;
-        }
-        let stores = 12 * PIT_BUCKETS;
-        x[stores + usize::from(position.store(us)).min(STORE_BUCKETS - 1)] = 1;
-        let them = stores + STORE_BUCKETS;
-        x[them + usize::from(position.store(us.opponent())).min(STORE_BUCKETS - 1)] = 1;
-        let captures = stores + 2 * STORE_BUCKETS;
-        x[captures + (features[6] as usize).min(CAPTURE_BUCKETS - 1)] = 1;
-        x[captures + CAPTURE_BUCKETS + (features[7] as usize).min(CAPTURE_BUCKETS - 1)] = 1;
-        let mut out = 0;
-        for j in 0..HIDDEN {
-            let mut hidden = network.bias[j];
-            for (i, &xi) in x.iter().enumerate() {
-                hidden += xi * network.rows[i][j];
-            }
-            out += hidden.clamp(0, SCALE) * network.output[j];
-        }
-        network.output_bias + out / SCALE
-    }
+    use crate::search::test_support::{random_positions, reference};
 
     #[test]
     fn the_fast_network_equals_the_plain_one() {
         let network = shipped().expect("loads");
-        for position in crate::search::eval::tests::random_positions(5_000) {
+        for position in random_positions(5_000) {
             assert_eq!(
                 network.future_gain(&position),
                 reference(network, &position),
@@ -246,7 +218,7 @@ pub(crate) mod tests {
         // Every input group holds one input of its own range, in every position.
         let stores = 12 * PIT_BUCKETS;
         let captures = stores + 2 * STORE_BUCKETS;
-        for position in crate::search::eval::tests::random_positions(2_000) {
+        for position in random_positions(2_000) {
             let active = active_inputs(&position);
             for (k, &input) in active[..12].iter().enumerate() {
                 assert!((k * PIT_BUCKETS..(k + 1) * PIT_BUCKETS).contains(&usize::from(input)));

@@ -131,7 +131,7 @@ impl PackedNetwork {
             &self.stores[k][usize::from(position.store(side)).min(STORE_BUCKETS - 1)]
         };
         let capture = |k: usize, a, b| {
-            let seeds = super::eval::ready_capture(a, b) as usize;
+            let seeds = super::threats::ready_capture(a, b) as usize;
             &self.captures[k][seeds.min(CAPTURE_BUCKETS - 1)]
         };
         [
@@ -209,8 +209,7 @@ pub fn shipped() -> Option<&'static PackedNetwork> {
 mod tests {
     use super::*;
     use crate::rules::GrandSlam;
-    use crate::search::eval::tests::random_positions;
-    use crate::search::net::tests::reference;
+    use crate::search::test_support::{random_positions, reference};
 
     /// `count` positions of pseudo-random games from the start (sowings, laps and captures as
     /// play makes them), a new game whenever one ends.
