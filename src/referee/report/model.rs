@@ -168,7 +168,7 @@ pub fn read_parts(
     if let Some(i) = game_list.iter().position(|g| {
         !pairings
             .iter()
-            .any(|p| super::series::belongs(g, &p.first, &p.second))
+            .any(|p| belongs(g, &p.first, &p.second))
     }) {
         return Err(BadReport {
             file: file.to_string(),
@@ -190,6 +190,11 @@ pub fn read_parts(
         games: game_list,
         engines,
     })
+}
+
+/// Whether `game` is one of pairing `(first, second)`'s.
+pub fn belongs(game: &Game, first: &str, second: &str) -> bool {
+    (game.south == first && game.north == second) || (game.south == second && game.north == first)
 }
 
 /// Member `key`, a list of whole numbers, or empty when absent.

@@ -7,7 +7,7 @@
 //! [`Standings`](crate::referee::standings::Standings) does, so the last point of each series is
 //! the summary's figure.
 
-use super::model::{Game, Match, Score, Winner};
+use super::model::{Game, Match, Score, Winner, belongs};
 use crate::referee::stats::{Estimate, Tally};
 use crate::rules::Side;
 use std::collections::HashMap;
@@ -39,11 +39,6 @@ pub struct Course {
     pub tally: Tally,
     /// Whether opening pairs were inferred from round order (files without `pair`).
     pub pairs_inferred: bool,
-}
-
-/// Whether `game` is one of pairing `(first, second)`'s.
-pub fn belongs(game: &Game, first: &str, second: &str) -> bool {
-    (game.south == first && game.north == second) || (game.south == second && game.north == first)
 }
 
 /// The course of pairing `index` of `m`.
