@@ -26,21 +26,10 @@ pub struct MatchCli {
 pub enum MatchCommand {
     /// Merge the JSON summaries of a sharded match's shards (`--shard K/N`) into the summary
     /// one process would have printed for their games.
-    Merge(MergeArgs),
+    Merge(super::merge::MergeArgs),
     /// Render an HTML report from JSON summaries: one match's, or its shards' (combined as
     /// `krou match merge` does).
     Report(super::report::ReportArgs),
-}
-
-/// Options of `krou match merge`.
-#[derive(Args, Clone, Debug)]
-pub struct MergeArgs {
-    /// The shards' JSON summaries (`--json` of each `--shard K/N` run).
-    #[arg(value_name = "FILE.json", required = true)]
-    pub files: Vec<PathBuf>,
-    /// Write the merged JSON summary to this file.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
 }
 
 /// Options of `krou match`. A later value of an option replaces an earlier one, so wrapper
