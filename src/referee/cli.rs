@@ -2,9 +2,9 @@
 //! ([`MatchCommand`]) that works on the results of matches.
 
 use super::shard::Shard;
-use super::spec::EngineSpec;
 use super::sprt::Sprt;
 use super::tc::TimeControl;
+use crate::referee::engines::spec::EngineSpec;
 use crate::rules::GrandSlam;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;

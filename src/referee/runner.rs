@@ -3,22 +3,22 @@
 //! ([`super::signals`]).
 
 use super::cli::{BadMatch, MatchArgs};
-use super::engine::{Engine, StartError};
-use super::fault::Stop;
 use super::identity::Definition;
 use super::json::{self, game_entry};
 use super::ogn::{Header, from_record, record_file_name, today, write_game};
 use super::openings::{Opening, parse_openings, random_openings};
 use super::play::{Fixture, play_game};
-use super::player::Setup;
 use super::progress::Progress;
 use super::record::{GameRecord, Reason};
 use super::rng::Rng;
 use super::schedule::{Job, pairings, schedule};
-use super::spec::{EngineSpec, Kind, unique_names};
 use super::standings::Standings;
 use super::summary::{Ending, Report, text};
 use super::tc::TimeControl;
+use crate::referee::engines::engine::{Engine, StartError};
+use crate::referee::engines::fault::Stop;
+use crate::referee::engines::player::Setup;
+use crate::referee::engines::spec::{EngineSpec, Kind, unique_names};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::Path;

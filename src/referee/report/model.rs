@@ -165,11 +165,10 @@ pub fn read_parts(
         game_list.push(read_game(&value?, file, i, &engines)?);
     }
     let pairings = root.need("pairings", |p| p.each(|n| pairing(n, &engines)))?;
-    if let Some(i) = game_list.iter().position(|g| {
-        !pairings
-            .iter()
-            .any(|p| belongs(g, &p.first, &p.second))
-    }) {
+    if let Some(i) = game_list
+        .iter()
+        .position(|g| !pairings.iter().any(|p| belongs(g, &p.first, &p.second)))
+    {
         return Err(BadReport {
             file: file.to_string(),
             at: format!("games[{i}]"),
