@@ -13,33 +13,26 @@
 
 pub mod cli;
 pub mod engines;
-pub mod identity;
 pub mod json;
 pub mod merge;
 pub mod ogn;
 pub mod ogn_read;
-pub mod openings;
 pub mod outputs;
 pub mod play;
-pub mod progress;
 pub mod record;
 pub mod report;
 pub mod rng;
-pub mod runner;
-pub mod schedule;
-pub mod shard;
 pub mod shard_file;
-pub mod signals;
 pub mod sprt;
 pub mod standings;
 pub mod stats;
 pub mod summary;
-pub mod tc;
 
 pub use cli::{MatchArgs, MatchCli, MatchCommand};
 
 // Paths of the flat layout that tests use, kept valid.
 pub use engines::{info, player};
+pub use play::openings;
 
 use std::process::ExitCode;
 
@@ -67,12 +60,12 @@ pub fn main(cli: MatchCli) -> ExitCode {
 
 /// Plays a match.
 fn play(args: MatchArgs) -> ExitCode {
-    match runner::run(args) {
-        Ok(runner::Played {
+    match play::runner::run(args) {
+        Ok(play::runner::Played {
             ending: summary::Ending::Interrupted,
             ..
-        }) => ExitCode::from(signals::received().map_or(130, signals::exit_status)),
-        Ok(runner::Played {
+        }) => ExitCode::from(play::signals::received().map_or(130, play::signals::exit_status)),
+        Ok(play::runner::Played {
             every_game_faulted: true,
             ..
         }) => {

@@ -5,7 +5,7 @@
 
 use super::json::FORMAT;
 use super::report::model::read_game;
-use super::shard::Shard;
+use crate::referee::play::shard::Shard;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::fmt;

@@ -2,8 +2,8 @@
 //! counts, and how games ended.
 
 use super::record::{GameRecord, Reason};
-use super::schedule::Job;
 use super::stats::Tally;
+use crate::referee::play::schedule::Job;
 use std::collections::{BTreeMap, HashMap};
 
 /// Totals so far.

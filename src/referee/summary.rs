@@ -1,10 +1,10 @@
 //! The text summary printed at the end of a match (and of a merge), and what it reports besides
 //! the standings; [`super::json`] writes the same as JSON.
 
-use super::shard::Shard;
 use super::sprt::{Decision, Sprt};
 use super::standings::Standings;
 use super::stats::Estimate;
+use crate::referee::play::shard::Shard;
 
 /// Why the match ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub struct Report {
     pub sprt: Option<Sprt>,
     /// Why the match ended.
     pub ending: Ending,
-    /// The match identifier (see [`super::identity`]).
+    /// The match identifier (see [`crate::referee::play::identity`]).
     pub match_id: String,
     /// The shard this run played, if sharded.
     pub shard: Option<Shard>,

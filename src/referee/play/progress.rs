@@ -2,9 +2,9 @@
 //! pairing that last finished a game, rewritten in place on a terminal; nothing when stderr is
 //! not a terminal (logs and pipes get the summary only).
 
-use super::sprt::Sprt;
-use super::standings::Standings;
-use super::stats::Estimate;
+use crate::referee::sprt::Sprt;
+use crate::referee::standings::Standings;
+use crate::referee::stats::Estimate;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// The bar's layout: games done of planned, time elapsed, then the standings.

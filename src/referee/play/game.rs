@@ -2,12 +2,12 @@
 //! the result is never asked for.
 
 use super::openings::Opening;
-use super::record::{GameRecord, PlayedMove, Reason, Verdict};
-use super::rng::Rng;
 use super::tc::{Clock, TimeControl};
 use crate::referee::engines::fault::{Fault, Stop};
 use crate::referee::engines::player::{Player, Setup};
 use crate::referee::engines::spec::EngineSpec;
+use crate::referee::record::{GameRecord, PlayedMove, Reason, Verdict};
+use crate::referee::rng::Rng;
 use crate::rules::{Game, Move, Side};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
