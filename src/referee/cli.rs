@@ -26,7 +26,7 @@ pub struct MatchCli {
 pub enum MatchCommand {
     /// Merge the JSON summaries of a sharded match's shards (`--shard K/N`) into the summary
     /// one process would have printed for their games.
-    Merge(super::merge::MergeArgs),
+    Merge(crate::referee::records::merge::MergeArgs),
     /// Render an HTML report from JSON summaries: one match's, or its shards' (combined as
     /// `krou match merge` does).
     Report(super::report::ReportArgs),

@@ -13,26 +13,20 @@
 
 pub mod cli;
 pub mod engines;
-pub mod json;
-pub mod merge;
-pub mod ogn;
-pub mod ogn_read;
-pub mod outputs;
 pub mod play;
-pub mod record;
+pub mod records;
 pub mod report;
 pub mod rng;
-pub mod shard_file;
 pub mod sprt;
 pub mod standings;
 pub mod stats;
-pub mod summary;
 
 pub use cli::{MatchArgs, MatchCli, MatchCommand};
 
 // Paths of the flat layout that tests use, kept valid.
 pub use engines::{info, player};
 pub use play::openings;
+pub use records::{ogn, ogn_read, record};
 
 use std::process::ExitCode;
 
@@ -44,7 +38,10 @@ use std::process::ExitCode;
 pub fn main(cli: MatchCli) -> ExitCode {
     let (done, name) = match cli.command {
         None => return play(cli.args),
-        Some(MatchCommand::Merge(args)) => (merge::run(&args).map_err(|e| e.to_string()), "merge"),
+        Some(MatchCommand::Merge(args)) => (
+            records::merge::run(&args).map_err(|e| e.to_string()),
+            "merge",
+        ),
         Some(MatchCommand::Report(args)) => {
             (report::run(&args).map_err(|e| e.to_string()), "report")
         }
@@ -62,7 +59,7 @@ pub fn main(cli: MatchCli) -> ExitCode {
 fn play(args: MatchArgs) -> ExitCode {
     match play::runner::run(args) {
         Ok(play::runner::Played {
-            ending: summary::Ending::Interrupted,
+            ending: records::summary::Ending::Interrupted,
             ..
         }) => ExitCode::from(play::signals::received().map_or(130, play::signals::exit_status)),
         Ok(play::runner::Played {

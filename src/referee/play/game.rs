@@ -6,7 +6,7 @@ use super::tc::{Clock, TimeControl};
 use crate::referee::engines::fault::{Fault, Stop};
 use crate::referee::engines::player::{Player, Setup};
 use crate::referee::engines::spec::EngineSpec;
-use crate::referee::record::{GameRecord, PlayedMove, Reason, Verdict};
+use crate::referee::records::record::{GameRecord, PlayedMove, Reason, Verdict};
 use crate::referee::rng::Rng;
 use crate::rules::{Game, Move, Side};
 use std::sync::atomic::{AtomicBool, Ordering};

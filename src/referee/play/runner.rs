@@ -13,12 +13,12 @@ use crate::referee::engines::engine::{Engine, StartError};
 use crate::referee::engines::fault::Stop;
 use crate::referee::engines::player::Setup;
 use crate::referee::engines::spec::{EngineSpec, Kind, unique_names};
-use crate::referee::json::{self, game_entry};
-use crate::referee::ogn::{Header, from_record, record_file_name, today, write_game};
-use crate::referee::record::{GameRecord, Reason};
+use crate::referee::records::json::{self, game_entry};
+use crate::referee::records::ogn::{Header, from_record, record_file_name, today, write_game};
+use crate::referee::records::record::{GameRecord, Reason};
+use crate::referee::records::summary::{Ending, Report, text};
 use crate::referee::rng::Rng;
 use crate::referee::standings::Standings;
-use crate::referee::summary::{Ending, Report, text};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::Path;
@@ -70,7 +70,7 @@ pub fn run(args: MatchArgs) -> Result<Played, BadMatch> {
     .filter_map(|(option, path)| path.map(|p| (option, p)))
     .collect();
     let inputs: Vec<&Path> = args.openings.as_deref().into_iter().collect();
-    crate::referee::outputs::check(&outputs, &inputs).map_err(BadMatch)?;
+    crate::referee::records::outputs::check(&outputs, &inputs).map_err(BadMatch)?;
     super::signals::install();
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut specs = args.engines.clone();

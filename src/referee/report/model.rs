@@ -140,8 +140,8 @@ pub fn read(value: &Value, file: &str) -> Result<Match, BadReport> {
 /// games, one JSON value at a time (as [`game_entry`] makes them); `file` names it in errors,
 /// where the `n`-th game is `games[n]`.
 ///
-/// [`json::head`]: crate::referee::json::head
-/// [`game_entry`]: crate::referee::json::game_entry
+/// [`json::head`]: crate::referee::records::json::head
+/// [`game_entry`]: crate::referee::records::json::game_entry
 pub fn read_parts(
     head: &Value,
     games: impl IntoIterator<Item = Result<Value, BadReport>>,

@@ -12,9 +12,9 @@
 
 use super::json;
 use super::shard_file::{GameLine, ShardFile};
-use super::sprt::Sprt;
-use super::standings::Standings;
 use super::summary::{Ending, FirstDecision, Merged, Report, text};
+use crate::referee::sprt::Sprt;
+use crate::referee::standings::Standings;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;

@@ -1,10 +1,10 @@
 //! The text summary printed at the end of a match (and of a merge), and what it reports besides
 //! the standings; [`super::json`] writes the same as JSON.
 
-use super::sprt::{Decision, Sprt};
-use super::standings::Standings;
-use super::stats::Estimate;
 use crate::referee::play::shard::Shard;
+use crate::referee::sprt::{Decision, Sprt};
+use crate::referee::standings::Standings;
+use crate::referee::stats::Estimate;
 
 /// Why the match ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -334,7 +334,7 @@ mod tests {
             ),
             "{shown}"
         );
-        let value = crate::referee::json::head(&standings, &merged);
+        let value = crate::referee::records::json::head(&standings, &merged);
         assert_eq!(value["shards_missing"], serde_json::json!([2]));
         assert_eq!(
             value["sprt_first_decided"],
@@ -361,7 +361,7 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains('±'), "{text}");
-        let value = crate::referee::json::head(&standings, &report);
+        let value = crate::referee::records::json::head(&standings, &report);
         let pairing = &value["pairings"][0];
         assert_eq!(pairing["elo"], 0.0);
         assert!(

@@ -3,11 +3,11 @@
 //! documented in the README ("The JSON summary"); the HTML report and `krou match merge` read it.
 
 use super::record::{GameRecord, PlayedMove, Reason};
-use super::standings::Standings;
-use super::stats::Estimate;
 use super::summary::Report;
 use crate::referee::engines::info::Score;
 use crate::referee::play::schedule::Job;
+use crate::referee::standings::Standings;
+use crate::referee::stats::Estimate;
 use crate::rules::Side;
 use serde_json::{Value, json};
 use std::io::{BufWriter, Write};
