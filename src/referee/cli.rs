@@ -1,10 +1,10 @@
 //! The `krou match` command line: a match's options ([`MatchArgs`]), or a subcommand
 //! ([`MatchCommand`]) that works on the results of matches.
 
-use super::sprt::Sprt;
 use crate::referee::engines::spec::EngineSpec;
 use crate::referee::play::shard::Shard;
 use crate::referee::play::tc::TimeControl;
+use crate::referee::stats::sprt::Sprt;
 use crate::rules::GrandSlam;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;

@@ -17,8 +17,6 @@ pub mod play;
 pub mod records;
 pub mod report;
 pub mod rng;
-pub mod sprt;
-pub mod standings;
 pub mod stats;
 
 pub use cli::{MatchArgs, MatchCli, MatchCommand};

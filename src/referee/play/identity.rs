@@ -11,7 +11,7 @@
 use super::openings::Opening;
 use super::tc::TimeControl;
 use crate::referee::engines::spec::{EngineSpec, Kind};
-use crate::referee::sprt::Sprt;
+use crate::referee::stats::sprt::Sprt;
 use crate::rules::GrandSlam;
 
 /// What defines a match, resolved (defaults applied).

@@ -18,7 +18,7 @@ use crate::referee::records::ogn::{Header, from_record, record_file_name, today,
 use crate::referee::records::record::{GameRecord, Reason};
 use crate::referee::records::summary::{Ending, Report, text};
 use crate::referee::rng::Rng;
-use crate::referee::standings::Standings;
+use crate::referee::stats::standings::Standings;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::Path;

@@ -13,8 +13,8 @@
 use super::json;
 use super::shard_file::{GameLine, ShardFile};
 use super::summary::{Ending, FirstDecision, Merged, Report, text};
-use crate::referee::sprt::Sprt;
-use crate::referee::standings::Standings;
+use crate::referee::stats::sprt::Sprt;
+use crate::referee::stats::standings::Standings;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;

@@ -2,9 +2,9 @@
 //! the standings; [`super::json`] writes the same as JSON.
 
 use crate::referee::play::shard::Shard;
-use crate::referee::sprt::{Decision, Sprt};
-use crate::referee::standings::Standings;
-use crate::referee::stats::Estimate;
+use crate::referee::stats::elo::Estimate;
+use crate::referee::stats::sprt::{Decision, Sprt};
+use crate::referee::stats::standings::Standings;
 
 /// Why the match ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,7 +266,7 @@ fn settings_text(report: &Report, odds: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::stats::Tally;
+    use crate::referee::stats::elo::Tally;
 
     fn report() -> Report {
         Report {

@@ -2,7 +2,7 @@
 //! without `format`): strict about the fields it reads, tolerant of optional ones being absent.
 
 use super::json::{BadReport, Node, Place};
-use crate::referee::sprt::Sprt;
+use crate::referee::stats::sprt::Sprt;
 use crate::rules::{Side, TOTAL_SEEDS};
 use serde_json::Value;
 

@@ -1,7 +1,7 @@
 //! The running totals of a match: a tally per pairing, pair bookkeeping for the pentanomial
 //! counts, and how games ended.
 
-use super::stats::Tally;
+use super::elo::Tally;
 use crate::referee::play::schedule::Job;
 use crate::referee::records::record::{GameRecord, Reason};
 use std::collections::{BTreeMap, HashMap};
