@@ -1,15 +1,23 @@
 //! The referee: engine-against-engine matches (`krou match`) that trust no engine.
 //!
-//! Engines are processes speaking the protocol ([`engine`], over [`process`], which reads their
-//! output on a thread with bounded lines and kills them on exit), or the built-in players
-//! `random` and `greedy` ([`builtin`]). Each game ([`play`]) is adjudicated by Krou's own rules:
-//! an illegal or malformed move, a crash, a missing `uciok`/`readyok`/`bestmove` and a time
-//! forfeit each lose with a named reason ([`fault`]). Clocks follow [`tc`]; openings and colours
-//! follow [`openings`] and [`schedule`]; games are recorded in OGN ([`ogn`], read back by
-//! [`ogn_read`]); results feed [`stats`] (Elo, LOS) and [`sprt`]; [`runner`] plays the games
-//! concurrently, [`summary`] reports them and [`report`] draws them on an HTML page. A match can
-//! be split into shards ([`shard`]) that run anywhere, known by their match identifier
-//! ([`identity`]), and merged ([`merge`]).
+//! Engines are processes speaking the protocol ([`engine`](engines::engine), over
+//! [`process`](engines::process), which reads their output on a thread with bounded lines and kills
+//! them on exit), or the built-in players `random` and `greedy` ([`builtin`](engines::builtin)).
+//! Each game ([`game`](play::game)) is adjudicated by Krou's own rules: an illegal or malformed
+//! move, a crash, a missing `uciok`/`readyok`/`bestmove` and a time forfeit each lose with a named
+//! reason ([`fault`](engines::fault)). Clocks follow [`tc`](play::tc); openings and colours follow
+//! [`openings`] and [`schedule`](play::schedule); games are recorded in OGN ([`ogn`], read back by
+//! [`ogn_read`]); results feed [`elo`](stats::elo) (Elo, LOS) and [`sprt`](stats::sprt);
+//! [`runner`](play::runner) plays the games concurrently, [`summary`](records::summary) reports
+//! them and [`report`] draws them on an HTML page. A match can be split into shards
+//! ([`shard`](play::shard)) that run anywhere, known by their match identifier
+//! ([`identity`](play::identity)), and merged ([`merge`](records::merge)).
+//!
+//! One folder per part, each saying what it owns: [`engines`] (engine processes, built-in
+//! players, faults), [`play`] (schedule, openings, clocks, the match loop), [`records`] (OGN,
+//! JSON and text summaries, shard files, the merge), [`stats`] (Elo, SPRT, standings) and
+//! [`report`] (the HTML page); the command line ([`cli`]) and the seeded random numbers that
+//! several parts draw from ([`rng`]) sit here.
 
 pub mod cli;
 pub mod engines;
@@ -21,7 +29,7 @@ pub mod stats;
 
 pub use cli::{MatchArgs, MatchCli, MatchCommand};
 
-// Paths of the flat layout that tests use, kept valid.
+// Paths of the flat layout of before, which tests use, kept valid.
 pub use engines::{info, player};
 pub use play::openings;
 pub use records::{ogn, ogn_read, record};
