@@ -1,10 +1,10 @@
 //! The `krou match` command line: a match's options ([`MatchArgs`]), or a subcommand
 //! ([`MatchCommand`]) that works on the results of matches.
 
-use super::shard::Shard;
-use super::spec::EngineSpec;
-use super::sprt::Sprt;
-use super::tc::TimeControl;
+use crate::referee::engines::spec::EngineSpec;
+use crate::referee::play::shard::Shard;
+use crate::referee::play::tc::TimeControl;
+use crate::referee::stats::sprt::Sprt;
 use crate::rules::GrandSlam;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -26,21 +26,10 @@ pub struct MatchCli {
 pub enum MatchCommand {
     /// Merge the JSON summaries of a sharded match's shards (`--shard K/N`) into the summary
     /// one process would have printed for their games.
-    Merge(MergeArgs),
+    Merge(crate::referee::records::merge::MergeArgs),
     /// Render an HTML report from JSON summaries: one match's, or its shards' (combined as
     /// `krou match merge` does).
     Report(super::report::ReportArgs),
-}
-
-/// Options of `krou match merge`.
-#[derive(Args, Clone, Debug)]
-pub struct MergeArgs {
-    /// The shards' JSON summaries (`--json` of each `--shard K/N` run).
-    #[arg(value_name = "FILE.json", required = true)]
-    pub files: Vec<PathBuf>,
-    /// Write the merged JSON summary to this file.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
 }
 
 /// Options of `krou match`. A later value of an option replaces an earlier one, so wrapper

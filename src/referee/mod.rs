@@ -1,48 +1,38 @@
 //! The referee: engine-against-engine matches (`krou match`) that trust no engine.
 //!
-//! Engines are processes speaking the protocol ([`engine`], over [`process`], which reads their
-//! output on a thread with bounded lines and kills them on exit), or the built-in players
-//! `random` and `greedy` ([`builtin`]). Each game ([`play`]) is adjudicated by Krou's own rules:
-//! an illegal or malformed move, a crash, a missing `uciok`/`readyok`/`bestmove` and a time
-//! forfeit each lose with a named reason ([`fault`]). Clocks follow [`tc`]; openings and colours
-//! follow [`openings`] and [`schedule`]; games are recorded in OGN ([`ogn`], read back by
-//! [`ogn_read`]); results feed [`stats`] (Elo, LOS) and [`sprt`]; [`runner`] plays the games
-//! concurrently, [`summary`] reports them and [`report`] draws them on an HTML page. A match can
-//! be split into shards ([`shard`]) that run anywhere, known by their match identifier
-//! ([`identity`]), and merged ([`merge`]).
+//! Engines are processes speaking the protocol ([`engine`](engines::engine), over
+//! [`process`](engines::process), which reads their output on a thread with bounded lines and kills
+//! them on exit), or the built-in players `random` and `greedy` ([`builtin`](engines::builtin)).
+//! Each game ([`game`](play::game)) is adjudicated by Krou's own rules: an illegal or malformed
+//! move, a crash, a missing `uciok`/`readyok`/`bestmove` and a time forfeit each lose with a named
+//! reason ([`fault`](engines::fault)). Clocks follow [`tc`](play::tc); openings and colours follow
+//! [`openings`] and [`schedule`](play::schedule); games are recorded in OGN ([`ogn`], read back by
+//! [`ogn_read`]); results feed [`elo`](stats::elo) (Elo, LOS) and [`sprt`](stats::sprt);
+//! [`runner`](play::runner) plays the games concurrently, [`summary`](records::summary) reports
+//! them and [`report`] draws them on an HTML page. A match can be split into shards
+//! ([`shard`](play::shard)) that run anywhere, known by their match identifier
+//! ([`identity`](play::identity)), and merged ([`merge`](records::merge)).
+//!
+//! One folder per part, each saying what it owns: [`engines`] (engine processes, built-in
+//! players, faults), [`play`] (schedule, openings, clocks, the match loop), [`records`] (OGN,
+//! JSON and text summaries, shard files, the merge), [`stats`] (Elo, SPRT, standings) and
+//! [`report`] (the HTML page); the command line ([`cli`]) and the seeded random numbers that
+//! several parts draw from ([`rng`]) sit here.
 
-pub mod builtin;
 pub mod cli;
-pub mod engine;
-pub mod fault;
-pub mod identity;
-pub mod info;
-pub mod json;
-pub mod merge;
-pub mod ogn;
-pub mod ogn_read;
-pub mod openings;
-pub mod outputs;
+pub mod engines;
 pub mod play;
-pub mod player;
-pub mod process;
-pub mod progress;
-pub mod record;
+pub mod records;
 pub mod report;
 pub mod rng;
-pub mod runner;
-pub mod schedule;
-pub mod shard;
-pub mod shard_file;
-pub mod signals;
-pub mod spec;
-pub mod sprt;
-pub mod standings;
 pub mod stats;
-pub mod summary;
-pub mod tc;
 
 pub use cli::{MatchArgs, MatchCli, MatchCommand};
+
+// Paths of the flat layout of before, which tests use, kept valid.
+pub use engines::{info, player};
+pub use play::openings;
+pub use records::{ogn, ogn_read, record};
 
 use std::process::ExitCode;
 
@@ -54,7 +44,10 @@ use std::process::ExitCode;
 pub fn main(cli: MatchCli) -> ExitCode {
     let (done, name) = match cli.command {
         None => return play(cli.args),
-        Some(MatchCommand::Merge(args)) => (merge::run(&args).map_err(|e| e.to_string()), "merge"),
+        Some(MatchCommand::Merge(args)) => (
+            records::merge::run(&args).map_err(|e| e.to_string()),
+            "merge",
+        ),
         Some(MatchCommand::Report(args)) => {
             (report::run(&args).map_err(|e| e.to_string()), "report")
         }
@@ -70,12 +63,12 @@ pub fn main(cli: MatchCli) -> ExitCode {
 
 /// Plays a match.
 fn play(args: MatchArgs) -> ExitCode {
-    match runner::run(args) {
-        Ok(runner::Played {
-            ending: summary::Ending::Interrupted,
+    match play::runner::run(args) {
+        Ok(play::runner::Played {
+            ending: records::summary::Ending::Interrupted,
             ..
-        }) => ExitCode::from(signals::received().map_or(130, signals::exit_status)),
-        Ok(runner::Played {
+        }) => ExitCode::from(play::signals::received().map_or(130, play::signals::exit_status)),
+        Ok(play::runner::Played {
             every_game_faulted: true,
             ..
         }) => {

@@ -9,7 +9,7 @@
 //!
 //! [`model`] reads the JSON (refusing malformed files with where and what, see [`json`]),
 //! [`plot`] draws and [`page`] lays out. Several files, the shards of one match, are combined by
-//! [`merge`](crate::referee::merge), the code of `krou match merge`, so the page shows the
+//! [`merge`](crate::referee::records::merge), the code of `krou match merge`, so the page shows the
 //! figures that `krou match merge` prints for them.
 
 pub mod json;
@@ -20,8 +20,8 @@ pub mod series;
 
 pub use json::BadReport;
 
-use crate::referee::merge;
-use crate::referee::shard_file::ShardFile;
+use crate::referee::records::merge;
+use crate::referee::records::shard_file::ShardFile;
 use serde_json::Value;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -89,7 +89,7 @@ pub fn html(value: &Value, file: &str) -> Result<String, ReportError> {
 }
 
 /// Writes the page of a match just played to `out` (`krou match --report`): `head` is its
-/// summary but the games ([`json::head`](crate::referee::json::head)), `games` its game entries
+/// summary but the games ([`json::head`](crate::referee::records::json::head)), `games` its game entries
 /// in round order.
 pub fn write(
     head: &Value,
@@ -105,7 +105,8 @@ pub fn write(
 /// older file, without `format`, is drawn as it is.
 pub fn run(args: &ReportArgs) -> Result<(), ReportError> {
     let inputs: Vec<&Path> = args.files.iter().map(PathBuf::as_path).collect();
-    crate::referee::outputs::check(&[("-o", &args.out)], &inputs).map_err(ReportError::Merge)?;
+    crate::referee::records::outputs::check(&[("-o", &args.out)], &inputs)
+        .map_err(ReportError::Merge)?;
     let mut files = Vec::new();
     for path in &args.files {
         match ShardFile::read(path) {
@@ -134,7 +135,7 @@ fn merged(files: &[ShardFile]) -> Result<model::Match, ReportError> {
             what: format!("a game is not JSON: {e}"),
         })
     });
-    let mut head = crate::referee::json::head(&standings, &report);
+    let mut head = crate::referee::records::json::head(&standings, &report);
     if let ([file], Some(fields)) = (files, head.as_object_mut()) {
         // One file is shown as it is (a whole match, a merged one, or one shard), not as a
         // merge of one.

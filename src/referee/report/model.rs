@@ -2,7 +2,7 @@
 //! without `format`): strict about the fields it reads, tolerant of optional ones being absent.
 
 use super::json::{BadReport, Node, Place};
-use crate::referee::sprt::Sprt;
+use crate::referee::stats::sprt::Sprt;
 use crate::rules::{Side, TOTAL_SEEDS};
 use serde_json::Value;
 
@@ -140,8 +140,8 @@ pub fn read(value: &Value, file: &str) -> Result<Match, BadReport> {
 /// games, one JSON value at a time (as [`game_entry`] makes them); `file` names it in errors,
 /// where the `n`-th game is `games[n]`.
 ///
-/// [`json::head`]: crate::referee::json::head
-/// [`game_entry`]: crate::referee::json::game_entry
+/// [`json::head`]: crate::referee::records::json::head
+/// [`game_entry`]: crate::referee::records::json::game_entry
 pub fn read_parts(
     head: &Value,
     games: impl IntoIterator<Item = Result<Value, BadReport>>,
@@ -165,11 +165,10 @@ pub fn read_parts(
         game_list.push(read_game(&value?, file, i, &engines)?);
     }
     let pairings = root.need("pairings", |p| p.each(|n| pairing(n, &engines)))?;
-    if let Some(i) = game_list.iter().position(|g| {
-        !pairings
-            .iter()
-            .any(|p| super::series::belongs(g, &p.first, &p.second))
-    }) {
+    if let Some(i) = game_list
+        .iter()
+        .position(|g| !pairings.iter().any(|p| belongs(g, &p.first, &p.second)))
+    {
         return Err(BadReport {
             file: file.to_string(),
             at: format!("games[{i}]"),
@@ -190,6 +189,11 @@ pub fn read_parts(
         games: game_list,
         engines,
     })
+}
+
+/// Whether `game` is one of pairing `(first, second)`'s.
+pub fn belongs(game: &Game, first: &str, second: &str) -> bool {
+    (game.south == first && game.north == second) || (game.south == second && game.north == first)
 }
 
 /// Member `key`, a list of whole numbers, or empty when absent.

@@ -4,7 +4,7 @@
 use super::model::{Game, Match};
 use super::plot::{Chart, DrawFailed, Style};
 use super::series::{self, Course};
-use crate::referee::stats::Estimate;
+use crate::referee::stats::elo::Estimate;
 use std::fmt::Write;
 
 /// Most games that get an evaluation plot of their own (the table lists them all).

@@ -2,13 +2,13 @@
 //! interval (and the LLR under an SPRT) after each finished game in round order; per engine the
 //! time it used by ply; per game each side's evaluation by ply.
 //!
-//! The figures come from the crate's own [`stats`](crate::referee::stats) and
-//! [`sprt`](crate::referee::sprt), counting games and pairs exactly as
-//! [`Standings`](crate::referee::standings::Standings) does, so the last point of each series is
+//! The figures come from the crate's own [`stats`](crate::referee::stats::elo) and
+//! [`sprt`](crate::referee::stats::sprt), counting games and pairs exactly as
+//! [`Standings`](crate::referee::stats::standings::Standings) does, so the last point of each series is
 //! the summary's figure.
 
-use super::model::{Game, Match, Score, Winner};
-use crate::referee::stats::{Estimate, Tally};
+use super::model::{Game, Match, Score, Winner, belongs};
+use crate::referee::stats::elo::{Estimate, Tally};
 use crate::rules::Side;
 use std::collections::HashMap;
 
@@ -39,11 +39,6 @@ pub struct Course {
     pub tally: Tally,
     /// Whether opening pairs were inferred from round order (files without `pair`).
     pub pairs_inferred: bool,
-}
-
-/// Whether `game` is one of pairing `(first, second)`'s.
-pub fn belongs(game: &Game, first: &str, second: &str) -> bool {
-    (game.south == first && game.north == second) || (game.south == second && game.north == first)
 }
 
 /// The course of pairing `index` of `m`.
@@ -175,7 +170,7 @@ pub fn winner_text(game: &Game) -> &'static str {
 mod tests {
     use super::*;
     use crate::referee::report::model::{Move, Pairing};
-    use crate::referee::sprt::Sprt;
+    use crate::referee::stats::sprt::Sprt;
 
     fn game(round: u64, pair: Option<u64>, south: &str, winner: Option<Winner>) -> Game {
         let north = if south == "a" { "b" } else { "a" };

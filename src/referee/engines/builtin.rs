@@ -1,6 +1,6 @@
 //! The built-in players used for calibration and to measure the referee's own overhead.
 
-use super::rng::Rng;
+use crate::referee::rng::Rng;
 use crate::rules::{Game, Move};
 
 /// A random legal move, or `None` when the game is over.

@@ -2,12 +2,12 @@
 //! and identity, totals and Elo figures per pairing, and every game with its moves. The layout is
 //! documented in the README ("The JSON summary"); the HTML report and `krou match merge` read it.
 
-use super::info::Score;
 use super::record::{GameRecord, PlayedMove, Reason};
-use super::schedule::Job;
-use super::standings::Standings;
-use super::stats::Estimate;
 use super::summary::Report;
+use crate::referee::engines::info::Score;
+use crate::referee::play::schedule::Job;
+use crate::referee::stats::elo::Estimate;
+use crate::referee::stats::standings::Standings;
 use crate::rules::Side;
 use serde_json::{Value, json};
 use std::io::{BufWriter, Write};

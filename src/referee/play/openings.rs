@@ -1,6 +1,6 @@
 //! Openings: read from a file (one diagram or move list a line) or made of random legal moves.
 
-use super::rng::Rng;
+use crate::referee::rng::Rng;
 use crate::rules::{Game, GrandSlam, Position, parse_moves};
 use std::fmt;
 

@@ -4,8 +4,8 @@
 //! games of random players, 95 MB of JSON, took 2 GB that way).
 
 use super::json::FORMAT;
-use super::report::model::read_game;
-use super::shard::Shard;
+use crate::referee::play::shard::Shard;
+use crate::referee::report::model::read_game;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::fmt;

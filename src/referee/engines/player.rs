@@ -1,29 +1,15 @@
 //! A player in one game: a built-in player or an engine process behind the protocol client.
 
 use super::builtin::{greedy_move, random_move};
+pub use super::engine::Setup;
 use super::engine::{Engine, Reply, StartError};
 use super::fault::Stop;
 use super::info::Thinking;
-use super::rng::Rng;
 use super::spec::{EngineSpec, Kind};
-use crate::rules::{Game, GrandSlam};
+use crate::referee::rng::Rng;
+use crate::rules::Game;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// What a game needs to start its players.
-#[derive(Clone, Copy, Debug)]
-pub struct Setup<'a> {
-    /// The grand-slam rule sent to engines.
-    pub rule: GrandSlam,
-    /// Longest wait for `uciok` and `readyok` (and `bestmove` without a clock).
-    pub timeout: Duration,
-    /// Whether to keep protocol logs.
-    pub log: bool,
-    /// Whether engines' stderr goes to the referee's stderr (otherwise it is discarded).
-    pub stderr: bool,
-    /// Set when the match is stopping.
-    pub abort: &'a AtomicBool,
-}
 
 /// One player, ready to move.
 pub enum Player {

@@ -1,10 +1,10 @@
 //! What happened in one game: players, opening, moves with captures and comments, result and
 //! reason.
 
-use super::fault::Fault;
-use super::info::Thinking;
-use super::openings::Opening;
-use super::tc::TimeControl;
+use crate::referee::engines::fault::Fault;
+use crate::referee::engines::info::Thinking;
+use crate::referee::play::openings::Opening;
+use crate::referee::play::tc::TimeControl;
 use crate::rules::{EndReason, Move, Side};
 use std::fmt;
 use std::time::Duration;

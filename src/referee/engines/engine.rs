@@ -3,11 +3,25 @@
 
 use super::fault::{Fault, Stop};
 use super::info::Thinking;
-use super::player::Setup;
 use super::process::{Process, Received};
 use crate::rules::{Game, GrandSlam, Position, format_moves};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+
+/// What a game needs to start its players.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup<'a> {
+    /// The grand-slam rule sent to engines.
+    pub rule: GrandSlam,
+    /// Longest wait for `uciok` and `readyok` (and `bestmove` without a clock).
+    pub timeout: Duration,
+    /// Whether to keep protocol logs.
+    pub log: bool,
+    /// Whether engines' stderr goes to the referee's stderr (otherwise it is discarded).
+    pub stderr: bool,
+    /// Set when the match is stopping.
+    pub abort: &'a AtomicBool,
+}
 
 /// A move as an engine sent it, with what it said while thinking.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,10 +1,10 @@
 //! The text summary printed at the end of a match (and of a merge), and what it reports besides
 //! the standings; [`super::json`] writes the same as JSON.
 
-use super::shard::Shard;
-use super::sprt::{Decision, Sprt};
-use super::standings::Standings;
-use super::stats::Estimate;
+use crate::referee::play::shard::Shard;
+use crate::referee::stats::elo::Estimate;
+use crate::referee::stats::sprt::{Decision, Sprt};
+use crate::referee::stats::standings::Standings;
 
 /// Why the match ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub struct Report {
     pub sprt: Option<Sprt>,
     /// Why the match ended.
     pub ending: Ending,
-    /// The match identifier (see [`super::identity`]).
+    /// The match identifier (see [`crate::referee::play::identity`]).
     pub match_id: String,
     /// The shard this run played, if sharded.
     pub shard: Option<Shard>,
@@ -266,7 +266,7 @@ fn settings_text(report: &Report, odds: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::stats::Tally;
+    use crate::referee::stats::elo::Tally;
 
     fn report() -> Report {
         Report {
@@ -334,7 +334,7 @@ mod tests {
             ),
             "{shown}"
         );
-        let value = crate::referee::json::head(&standings, &merged);
+        let value = crate::referee::records::json::head(&standings, &merged);
         assert_eq!(value["shards_missing"], serde_json::json!([2]));
         assert_eq!(
             value["sprt_first_decided"],
@@ -361,7 +361,7 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains('±'), "{text}");
-        let value = crate::referee::json::head(&standings, &report);
+        let value = crate::referee::records::json::head(&standings, &report);
         let pairing = &value["pairings"][0];
         assert_eq!(pairing["elo"], 0.0);
         assert!(

@@ -76,7 +76,7 @@ impl Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::schedule::{pairings, schedule};
+    use crate::referee::play::schedule::{pairings, schedule};
 
     #[test]
     fn shards_split_the_schedule_into_disjoint_parts_without_splitting_pairs() {

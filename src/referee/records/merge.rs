@@ -10,17 +10,27 @@
 //! verdict of the test on all the merged games (and says so in `ending`), and where it is first
 //! decided counting the games in round order, about where one process would have stopped.
 
-use super::cli::MergeArgs;
 use super::json;
 use super::shard_file::{GameLine, ShardFile};
-use super::sprt::Sprt;
-use super::standings::Standings;
 use super::summary::{Ending, FirstDecision, Merged, Report, text};
+use crate::referee::stats::sprt::Sprt;
+use crate::referee::stats::standings::Standings;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Options of `krou match merge`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct MergeArgs {
+    /// The shards' JSON summaries (`--json` of each `--shard K/N` run).
+    #[arg(value_name = "FILE.json", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Write the merged JSON summary to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
 
 /// Why shards cannot be merged: what is wrong and in which files.
 #[derive(Clone, Debug, PartialEq, Eq)]

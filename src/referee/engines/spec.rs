@@ -3,7 +3,7 @@
 //! shell, no other shell syntax), or one of the built-in players `random` and `greedy`. `tc=` and
 //! `margin=` take what `--tc` and `--margin` take, for this engine only (time odds).
 
-use super::tc::TimeControl;
+use crate::referee::play::tc::TimeControl;
 use std::fmt;
 use std::str::FromStr;
 

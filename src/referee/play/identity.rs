@@ -9,9 +9,9 @@
 //! `Site`.
 
 use super::openings::Opening;
-use super::spec::{EngineSpec, Kind};
-use super::sprt::Sprt;
 use super::tc::TimeControl;
+use crate::referee::engines::spec::{EngineSpec, Kind};
+use crate::referee::stats::sprt::Sprt;
 use crate::rules::GrandSlam;
 
 /// What defines a match, resolved (defaults applied).

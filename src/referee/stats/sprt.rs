@@ -16,7 +16,7 @@
 //! H1 (for `elo0=0 elo1=10`), and about 60 drawn pairs accept H0, instead of a lopsided match
 //! never stopping.
 
-use super::stats::{Sample, Tally, expected_score};
+use super::elo::{Sample, Tally, expected_score};
 use std::fmt;
 use std::str::FromStr;
 

@@ -5,7 +5,7 @@
 //! them back.
 
 use super::record::GameRecord;
-use super::tc::TimeControl;
+use crate::referee::play::tc::TimeControl;
 use crate::rules::{GrandSlam, Move, Position, Side};
 
 /// The value of the `Variant` tag.

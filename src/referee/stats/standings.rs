@@ -1,9 +1,9 @@
 //! The running totals of a match: a tally per pairing, pair bookkeeping for the pentanomial
 //! counts, and how games ended.
 
-use super::record::{GameRecord, Reason};
-use super::schedule::Job;
-use super::stats::Tally;
+use super::elo::Tally;
+use crate::referee::play::schedule::Job;
+use crate::referee::records::record::{GameRecord, Reason};
 use std::collections::{BTreeMap, HashMap};
 
 /// Totals so far.

@@ -59,7 +59,7 @@ fn on_signal(signal: i32) {
 }
 
 fn exit_now(signal: i32) -> ! {
-    super::process::kill_all();
+    crate::referee::engines::process::kill_all();
     std::process::exit(128 + signal);
 }
 

@@ -1,13 +1,13 @@
 //! Plays one game between two players, adjudicated by Krou's own rules: the engines' word on
 //! the result is never asked for.
 
-use super::fault::{Fault, Stop};
 use super::openings::Opening;
-use super::player::{Player, Setup};
-use super::record::{GameRecord, PlayedMove, Reason, Verdict};
-use super::rng::Rng;
-use super::spec::EngineSpec;
 use super::tc::{Clock, TimeControl};
+use crate::referee::engines::fault::{Fault, Stop};
+use crate::referee::engines::player::{Player, Setup};
+use crate::referee::engines::spec::EngineSpec;
+use crate::referee::records::record::{GameRecord, PlayedMove, Reason, Verdict};
+use crate::referee::rng::Rng;
 use crate::rules::{Game, Move, Side};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

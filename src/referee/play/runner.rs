@@ -2,23 +2,23 @@
 //! results, writes records and logs, shows progress, and stops on an SPRT decision or a signal
 //! ([`super::signals`]).
 
-use super::cli::{BadMatch, MatchArgs};
-use super::engine::{Engine, StartError};
-use super::fault::Stop;
+use super::game::{Fixture, play_game};
 use super::identity::Definition;
-use super::json::{self, game_entry};
-use super::ogn::{Header, from_record, record_file_name, today, write_game};
 use super::openings::{Opening, parse_openings, random_openings};
-use super::play::{Fixture, play_game};
-use super::player::Setup;
 use super::progress::Progress;
-use super::record::{GameRecord, Reason};
-use super::rng::Rng;
 use super::schedule::{Job, pairings, schedule};
-use super::spec::{EngineSpec, Kind, unique_names};
-use super::standings::Standings;
-use super::summary::{Ending, Report, text};
 use super::tc::TimeControl;
+use crate::referee::cli::{BadMatch, MatchArgs};
+use crate::referee::engines::engine::{Engine, StartError};
+use crate::referee::engines::fault::Stop;
+use crate::referee::engines::player::Setup;
+use crate::referee::engines::spec::{EngineSpec, Kind, unique_names};
+use crate::referee::records::json::{self, game_entry};
+use crate::referee::records::ogn::{Header, from_record, record_file_name, today, write_game};
+use crate::referee::records::record::{GameRecord, Reason};
+use crate::referee::records::summary::{Ending, Report, text};
+use crate::referee::rng::Rng;
+use crate::referee::stats::standings::Standings;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::Path;
@@ -70,7 +70,7 @@ pub fn run(args: MatchArgs) -> Result<Played, BadMatch> {
     .filter_map(|(option, path)| path.map(|p| (option, p)))
     .collect();
     let inputs: Vec<&Path> = args.openings.as_deref().into_iter().collect();
-    super::outputs::check(&outputs, &inputs).map_err(BadMatch)?;
+    crate::referee::records::outputs::check(&outputs, &inputs).map_err(BadMatch)?;
     super::signals::install();
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut specs = args.engines.clone();
@@ -180,7 +180,7 @@ pub fn run(args: MatchArgs) -> Result<Played, BadMatch> {
             let entries = games
                 .iter()
                 .map(|(job, g)| game_entry(job, g, &names, record_link(&context.args, g.round)));
-            super::report::write(&head, entries, path)
+            crate::referee::report::write(&head, entries, path)
                 .map_err(|e| BadMatch(format!("report: {e}")))?;
         }
     }

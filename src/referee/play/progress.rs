@@ -2,9 +2,9 @@
 //! pairing that last finished a game, rewritten in place on a terminal; nothing when stderr is
 //! not a terminal (logs and pipes get the summary only).
 
-use super::sprt::Sprt;
-use super::standings::Standings;
-use super::stats::Estimate;
+use crate::referee::stats::elo::Estimate;
+use crate::referee::stats::sprt::Sprt;
+use crate::referee::stats::standings::Standings;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// The bar's layout: games done of planned, time elapsed, then the standings.
@@ -79,7 +79,7 @@ pub fn line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::stats::Tally;
+    use crate::referee::stats::elo::Tally;
 
     #[test]
     fn the_line_shows_the_pairing_its_results_and_the_sprt() {
