@@ -63,7 +63,7 @@ pub struct Dialogue {
 const AUALE_SENT: &str = "DEBUG:uci:> ";
 /// The Aualé GUI's logger prefix of a line the engine printed.
 const AUALE_RECEIVED: &str = "DEBUG:uci:< ";
-/// How `krou match` marks a line it cut (see `referee::process`).
+/// How `krou match` marks a line it cut (see `referee::engines::process`).
 const CUT_MARK: &str = " more bytes cut)";
 
 /// Reads a log of either kind (told apart by its first protocol line).
