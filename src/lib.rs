@@ -11,9 +11,11 @@
 //! - [`regression`]: regression testing: transcripts (replayed, recorded, read from logs),
 //!   position suites, and JUnit XML results for CI servers.
 //! - [`cli_docs`]: shell completions and man pages from the binary's command line.
+//! - [`calendar`]: the present date and time in UTC, for records and results.
 #![forbid(unsafe_code)]
 
 pub mod book;
+pub mod calendar;
 pub mod cli_docs;
 pub mod egdb;
 pub mod learn;
