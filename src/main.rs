@@ -48,6 +48,11 @@ enum Command {
     },
     /// Replay protocol transcripts against an engine command (see protocol.md).
     Replay(krou::regression::replay::Args),
+    /// Position suites: run them through an engine, generate them, check them (docs/suites.md).
+    Suite {
+        #[command(subcommand)]
+        command: krou::regression::suite::cli::SuiteCommand,
+    },
     /// Play an engine-against-engine match with clocks, statistics and game records.
     Match(Box<krou::referee::MatchCli>),
     /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
@@ -71,6 +76,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => krou::protocol::run(),
         Some(Command::Replay(args)) => args.run(),
+        Some(Command::Suite { command }) => krou::regression::suite::cli::run(command),
         Some(Command::Perft {
             depth,
             position,
