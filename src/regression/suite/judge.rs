@@ -6,9 +6,12 @@
 //! ending early at a store above 24 never changes who is ahead). A move's result is proven when
 //! both bounds give the same sign, and when its bounds hold for the real game: a capture starts
 //! the history afresh, but after a quiet move the position left behind is still in the history
-//! and could end the game by repetition, which the child's entry does not know about. A quiet
-//! move's result is taken as proven only when a search of every line of quiet moves from the
-//! child shows that the position left behind cannot recur ([`can_recur`]).
+//! and could end the game by repetition, which the child's entry does not know about. Its
+//! recurrence would end the game with each side taking the seeds on its side: when that
+//! result is the move's result too, neither side gains by it (the side that could force the
+//! result still does, whether its line meets the position again or not), so the result stands.
+//! Otherwise a quiet move's result is taken as proven only when a search of every line of
+//! quiet moves from the child shows that the position left behind cannot recur ([`can_recur`]).
 
 use crate::egdb::Tables;
 use crate::rules::{GrandSlam, Move, Position};
@@ -112,11 +115,14 @@ impl Judgement {
 pub fn judge(tables: &Tables, position: &Position) -> Option<Judgement> {
     let side = position.side_to_move();
     let lead = i32::from(position.store(side)) - i32::from(position.store(side.opponent()));
+    // The result if the position recurred: the game ends, each side takes its own seeds.
+    let recurred = Result::of_margin(lead + i32::from(Tables::own_split(position)));
     let mut moves = Vec::new();
     for found in tables.moves(position)? {
         let lo = Result::of_margin(lead + i32::from(found.bounds.lo));
         let hi = Result::of_margin(lead + i32::from(found.bounds.hi));
-        let real = found.captured > 0 || !can_recur(position, found.mv).unwrap_or(true);
+        let real =
+            found.captured > 0 || lo == recurred || !can_recur(position, found.mv).unwrap_or(true);
         moves.push(MoveJudgement {
             mv: found.mv,
             result: (lo == hi && real).then_some(lo),

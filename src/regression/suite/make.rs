@@ -47,7 +47,7 @@ pub struct Tally {
 /// Generates the entries of `plan` from `tables`, calling `log` with a line per seed count.
 pub fn make(tables: &Tables, plan: &Plan, log: &mut dyn FnMut(&str)) -> Vec<Entry> {
     let mut searcher = Searcher::new(Settings {
-        hash_mib: 16,
+        hash_mib: 1,
         threads: 1,
     });
     let mut entries = Vec::new();
@@ -58,6 +58,9 @@ pub fn make(tables: &Tables, plan: &Plan, log: &mut dyn FnMut(&str)) -> Vec<Entr
         let mut kept = Vec::new();
         while wanted != [0, 0] && tally.boards < plan.max_tries {
             tally.boards += 1;
+            if tally.boards % 100_000 == 0 {
+                log(&format!("{seeds} seeds: {tally:?}"));
+            }
             if let Some(entry) = one_board(
                 tables,
                 &mut searcher,
