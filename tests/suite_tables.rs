@@ -18,6 +18,7 @@ fn tables() -> &'static (Tables, PathBuf) {
     static TABLES: OnceLock<(Tables, PathBuf)> = OnceLock::new();
     TABLES.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("krou-suite-tables-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch directory");
         let tables = Tables::build_into(&dir, RULE, SEEDS, 2, &|_| {}).expect("tables built");
         (tables, dir)
     })
