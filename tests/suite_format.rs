@@ -92,7 +92,7 @@ fn every_kind_of_malformed_line_is_refused_with_its_reason() {
             1,
             "the game is over",
         ),
-        (format!("{START}"), 1, "nothing to solve"),
+        (START.to_string(), 1, "nothing to solve"),
         (format!("{START} id \"x\";"), 1, "nothing to solve"),
         (format!("{START} bm A"), 35, "'bm' is not ended by ';'"),
         (format!("{START} bm;"), 31, "'bm' needs at least one move"),
