@@ -386,7 +386,7 @@ fn command_line() -> String {
 }
 
 fn make_searched(args: &SearchArgs) -> Result<ExitCode, String> {
-    let (first_game, kept) = resume_point(&args.out)?;
+    let (first_game, earlier) = resume_point(&args.out)?;
     let tables = load_tables(args.dir.as_deref(), args.max_seeds.min(MAX_SEEDS))?;
     let plan = make_search::Plan {
         seed: args.seed,
@@ -415,12 +415,12 @@ fn make_searched(args: &SearchArgs) -> Result<ExitCode, String> {
         file.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
     }
     let mut failed = None;
-    let mut total = kept;
+    let mut total = earlier.len();
     make_search::make(
         &plan,
         Some(std::sync::Arc::new(tables)),
         first_game,
-        kept,
+        &earlier,
         &mut |game, entries| {
             total += entries.len();
             let mut text: String = entries.iter().map(|e| format!("{e}\n")).collect();
@@ -437,10 +437,10 @@ fn make_searched(args: &SearchArgs) -> Result<ExitCode, String> {
     }
 }
 
-/// Where a search suite file left off: the next game and the positions already kept.
-fn resume_point(path: &Path) -> Result<(usize, usize), String> {
+/// Where a search suite file left off: the next game and the entries already kept.
+fn resume_point(path: &Path) -> Result<(usize, Vec<super::Entry>), String> {
     let Ok(text) = std::fs::read_to_string(path) else {
-        return Ok((0, 0));
+        return Ok((0, Vec::new()));
     };
     let suite =
         super::parse::parse_text(&path.display().to_string(), &text).map_err(|e| e.to_string())?;
@@ -449,7 +449,8 @@ fn resume_point(path: &Path) -> Result<(usize, usize), String> {
         .filter_map(|l| l.strip_prefix("# game "))
         .filter_map(|l| l.split(':').next()?.parse::<usize>().ok())
         .max();
-    Ok((last_game.map_or(0, |g| g + 1), suite.entries.len()))
+    let entries = suite.entries.into_iter().map(|(_, e)| e).collect();
+    Ok((last_game.map_or(0, |g| g + 1), entries))
 }
 
 fn check_suites(args: &CheckArgs) -> Result<ExitCode, String> {

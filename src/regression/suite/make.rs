@@ -42,6 +42,8 @@ pub struct Tally {
     pub unproven: usize,
     /// Positions kept.
     pub kept: usize,
+    /// Kept positions drawn again (skipped).
+    pub repeated: usize,
 }
 
 /// Generates the entries of `plan` from `tables`, calling `log` with a line per seed count.
@@ -55,13 +57,13 @@ pub fn make(tables: &Tables, plan: &Plan, log: &mut dyn FnMut(&str)) -> Vec<Entr
         let mut rng = Rng::derived(plan.seed, u64::from(seeds));
         let mut wanted = [count.div_ceil(2), count / 2];
         let mut tally = Tally::default();
-        let mut kept = Vec::new();
+        let mut kept: Vec<Entry> = Vec::new();
         while wanted != [0, 0] && tally.boards < plan.max_tries {
             tally.boards += 1;
             if tally.boards % 100_000 == 0 {
                 log(&format!("{seeds} seeds: {tally:?}"));
             }
-            if let Some(entry) = one_board(
+            let found = one_board(
                 tables,
                 &mut searcher,
                 plan,
@@ -69,8 +71,22 @@ pub fn make(tables: &Tables, plan: &Plan, log: &mut dyn FnMut(&str)) -> Vec<Entr
                 &mut rng,
                 &mut wanted,
                 &mut tally,
-            ) {
-                kept.push(entry);
+            );
+            if let Some(entry) = found {
+                if kept.iter().any(|k| k.position == entry.position) {
+                    // Drawn again: the board comes back with its slot given back.
+                    let slot = usize::from(
+                        entry
+                            .category
+                            .as_deref()
+                            .is_some_and(|c| c.starts_with("draw")),
+                    );
+                    wanted[slot] += 1;
+                    tally.kept -= 1;
+                    tally.repeated += 1;
+                } else {
+                    kept.push(entry);
+                }
             }
         }
         kept.sort_by_key(|e: &Entry| e.category.clone());
@@ -79,7 +95,7 @@ pub fn make(tables: &Tables, plan: &Plan, log: &mut dyn FnMut(&str)) -> Vec<Entr
             entry.id = Some(format!("proven {category} {:03}", k + 1));
         }
         log(&format!(
-            "{seeds} seeds: {} kept ({} won, {} drawn short), {} boards, {} candidates, {} too easy at depth {}, {} unproven (a quiet move may repeat)",
+            "{seeds} seeds: {} kept ({} won, {} drawn short), {} boards, {} candidates, {} too easy at depth {}, {} unproven (a quiet move may repeat), {} drawn again",
             tally.kept,
             wanted[0],
             wanted[1],
@@ -87,7 +103,8 @@ pub fn make(tables: &Tables, plan: &Plan, log: &mut dyn FnMut(&str)) -> Vec<Entr
             tally.candidates,
             tally.too_easy,
             plan.depth,
-            tally.unproven
+            tally.unproven,
+            tally.repeated
         ));
         entries.extend(kept);
     }

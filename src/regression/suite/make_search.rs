@@ -47,16 +47,20 @@ fn value(score: Score) -> i32 {
     }
 }
 
-/// Plays games `first_game..plan.max_games` and analyses their positions until `kept` (the
-/// positions kept before `first_game`, when resuming) reaches `plan.count`; `sink` hears of
-/// each game's number and its kept entries, in order.
+/// Plays games `first_game..plan.max_games` and analyses their positions (each position once,
+/// those of `earlier` included) until, with the `earlier` entries (kept before `first_game`,
+/// when resuming), `plan.count` are kept; `sink` hears of each game's number and its kept
+/// entries, in order.
 pub fn make(
     plan: &Plan,
     tables: Option<Arc<Tables>>,
     first_game: usize,
-    mut kept: usize,
+    earlier: &[Entry],
     sink: &mut dyn FnMut(usize, &[Entry]),
 ) {
+    let mut kept = earlier.len();
+    // Games that open alike reach the same positions: each is analysed once.
+    let mut seen: HashSet<Position> = earlier.iter().map(|e| e.position).collect();
     let settings = Settings {
         hash_mib: 64,
         threads: 1,
@@ -69,7 +73,6 @@ pub fn make(
         if kept >= plan.count {
             break;
         }
-        let mut seen = HashSet::new();
         let mut entries = Vec::new();
         for (ply, position) in play(&mut player, plan, game_no) {
             if kept + entries.len() >= plan.count || !seen.insert(position) {
