@@ -1,11 +1,10 @@
 //! `krou suite run | make | check`: the command line.
 
+use super::cli_make;
 use super::engine::Setup;
 use super::parse::{SuiteFile, read_file};
 use super::report::{self, Threshold};
 use super::run::{self, Limit, Verdict};
-use super::{check, make, make_search};
-use crate::egdb::{MAX_SEEDS, Tables, default_dir};
 use crate::regression::junit;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -86,31 +85,31 @@ pub enum MakeCommand {
 pub struct ProvenArgs {
     /// The suite file to write.
     #[arg(long, value_name = "FILE")]
-    out: PathBuf,
+    pub(super) out: PathBuf,
     /// The endgame table directory (`krou egdb build --out DIR`); default: the data directory.
     #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
+    pub(super) dir: Option<PathBuf>,
     /// The generator's seed.
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub(super) seed: u64,
     /// The smallest seed count.
     #[arg(long, default_value_t = 13)]
-    from: u8,
+    pub(super) from: u8,
     /// The largest seed count (at most the largest table in DIR).
     #[arg(long, default_value_t = 20)]
-    to: u8,
+    pub(super) to: u8,
     /// Positions per seed count.
     #[arg(long, default_value_t = 120)]
-    per_count: usize,
+    pub(super) per_count: usize,
     /// Another number of positions for one seed count, `SEEDS:N` (repeatable).
     #[arg(long = "count", value_name = "SEEDS:N", value_parser = seeds_count)]
-    counts: Vec<(u8, usize)>,
+    pub(super) counts: Vec<(u8, usize)>,
     /// The depth of the shallow search a kept position must fool.
     #[arg(long, default_value_t = 6)]
-    depth: u32,
+    pub(super) depth: u32,
     /// The most random boards tried per seed count.
     #[arg(long, default_value_t = 3_000_000)]
-    max_tries: usize,
+    pub(super) max_tries: usize,
 }
 
 /// `krou suite make search`.
@@ -118,37 +117,37 @@ pub struct ProvenArgs {
 pub struct SearchArgs {
     /// The suite file to write; an unfinished one is resumed after its last finished game.
     #[arg(long, value_name = "FILE")]
-    out: PathBuf,
+    pub(super) out: PathBuf,
     /// The endgame table directory the searches use (up to `--max-seeds`).
     #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
+    pub(super) dir: Option<PathBuf>,
     /// The largest table loaded (fixed, so that the searches are the same everywhere).
     #[arg(long, default_value_t = 12)]
-    max_seeds: u8,
+    pub(super) max_seeds: u8,
     /// The generator's seed.
     #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub(super) seed: u64,
     /// Positions wanted.
     #[arg(long, default_value_t = 220)]
-    count: usize,
+    pub(super) count: usize,
     /// The most games played.
     #[arg(long, default_value_t = 1_000)]
-    max_games: usize,
+    pub(super) max_games: usize,
     /// Nodes a move in the games.
     #[arg(long, default_value_t = 20_000)]
-    game_nodes: u64,
+    pub(super) game_nodes: u64,
     /// The depth every move of a position is analysed to.
     #[arg(long, default_value_t = 14)]
-    depth: u32,
+    pub(super) depth: u32,
     /// The margin in seeds the best move must keep over every other.
     #[arg(long, default_value_t = 3)]
-    gap: i32,
+    pub(super) gap: i32,
     /// Fewest seeds on the board of a position analysed.
     #[arg(long, default_value_t = 20)]
-    min_seeds: u8,
+    pub(super) min_seeds: u8,
     /// Analyse every how many plies of a game.
     #[arg(long, default_value_t = 4)]
-    stride: usize,
+    pub(super) stride: usize,
 }
 
 /// `krou suite check`.
@@ -156,10 +155,10 @@ pub struct SearchArgs {
 pub struct CheckArgs {
     /// Suite files.
     #[arg(required = true)]
-    files: Vec<PathBuf>,
+    pub(super) files: Vec<PathBuf>,
     /// The endgame table directory; default: the data directory.
     #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
+    pub(super) dir: Option<PathBuf>,
 }
 
 fn seeds_count(text: &str) -> Result<(u8, usize), String> {
@@ -177,11 +176,11 @@ pub fn run(command: SuiteCommand) -> ExitCode {
         SuiteCommand::Run(args) => run_suites(&args),
         SuiteCommand::Make {
             kind: MakeCommand::Proven(args),
-        } => make_proven(&args),
+        } => cli_make::make_proven(&args),
         SuiteCommand::Make {
             kind: MakeCommand::Search(args),
-        } => make_searched(&args),
-        SuiteCommand::Check(args) => check_suites(&args),
+        } => cli_make::make_searched(&args),
+        SuiteCommand::Check(args) => cli_make::check_suites(&args),
     };
     result.unwrap_or_else(|e| {
         eprintln!("krou suite: {e}");
@@ -189,7 +188,7 @@ pub fn run(command: SuiteCommand) -> ExitCode {
     })
 }
 
-fn read_all(paths: &[PathBuf]) -> Result<Vec<SuiteFile>, String> {
+pub(super) fn read_all(paths: &[PathBuf]) -> Result<Vec<SuiteFile>, String> {
     paths
         .iter()
         .map(|p| read_file(p).map_err(|e| e.to_string()))
@@ -197,7 +196,7 @@ fn read_all(paths: &[PathBuf]) -> Result<Vec<SuiteFile>, String> {
 }
 
 /// Checks that `path` can be written, without emptying it (it may be the `--previous` file).
-fn writable(path: &Path, what: &str) -> Result<(), String> {
+pub(super) fn writable(path: &Path, what: &str) -> Result<(), String> {
     std::fs::OpenOptions::new()
         .append(true)
         .create(true)
@@ -206,7 +205,7 @@ fn writable(path: &Path, what: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot write {what} {}: {e}", path.display()))
 }
 
-fn write(path: &Path, what: &str, text: &str) -> Result<(), String> {
+pub(super) fn write(path: &Path, what: &str, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {what} {}: {e}", path.display()))
 }
 
@@ -313,162 +312,4 @@ fn print_outcome(o: &run::Outcome, verbose: bool) {
         ),
     }
     let _ = std::io::stdout().flush();
-}
-
-fn load_tables(dir: Option<&Path>, max_seeds: u8) -> Result<Tables, String> {
-    let dir = dir.map_or_else(default_dir, Path::to_path_buf);
-    let (tables, error) = Tables::load(&dir, super::judge::RULE, max_seeds);
-    if let Some(e) = error {
-        return Err(format!("{}: {e}", dir.display()));
-    }
-    match tables.max_seeds() {
-        Some(max) => {
-            eprintln!("tables 0-{max} seeds from {}", dir.display());
-            Ok(tables)
-        }
-        None => Err(format!("no endgame tables in {}", dir.display())),
-    }
-}
-
-fn header(command: &str, notes: &[&str]) -> String {
-    let mut text = format!("# Generated by: {command}\n");
-    for note in notes {
-        text += &format!("# {note}\n");
-    }
-    text
-}
-
-fn make_proven(args: &ProvenArgs) -> Result<ExitCode, String> {
-    writable(&args.out, "--out")?;
-    let tables = load_tables(args.dir.as_deref(), args.to)?;
-    let max = tables.max_seeds().unwrap_or(0);
-    if args.to > max || args.from > args.to {
-        return Err(format!(
-            "--from {} --to {}: the tables hold 0-{max} seeds",
-            args.from, args.to
-        ));
-    }
-    let counts = (args.from..=args.to)
-        .map(|n| {
-            let custom = args.counts.iter().rev().find(|(s, _)| *s == n);
-            (n, custom.map_or(args.per_count, |c| c.1))
-        })
-        .collect();
-    let plan = make::Plan {
-        seed: args.seed,
-        counts,
-        depth: args.depth,
-        max_tries: args.max_tries,
-    };
-    let entries = make::make(&tables, &plan, &mut |line| eprintln!("{line}"));
-    let mut text = header(
-        &format!("krou suite make proven {}", command_line()),
-        &[
-            "Proven by the endgame tables (the game's result); kept where Krou's search at the",
-            "given depth, without tables, plays a move outside bm. Check: krou suite check FILE",
-        ],
-    );
-    for entry in &entries {
-        text += &format!("{entry}\n");
-    }
-    write(&args.out, "--out", &text)?;
-    eprintln!(
-        "{} positions written to {}",
-        entries.len(),
-        args.out.display()
-    );
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The arguments after `krou suite make <kind>`, for the file's header.
-fn command_line() -> String {
-    std::env::args().skip(4).collect::<Vec<_>>().join(" ")
-}
-
-fn make_searched(args: &SearchArgs) -> Result<ExitCode, String> {
-    let (first_game, earlier) = resume_point(&args.out)?;
-    let tables = load_tables(args.dir.as_deref(), args.max_seeds.min(MAX_SEEDS))?;
-    let plan = make_search::Plan {
-        seed: args.seed,
-        count: args.count,
-        max_games: args.max_games,
-        game_nodes: args.game_nodes,
-        depth: args.depth,
-        gap: args.gap,
-        min_seeds: args.min_seeds,
-        stride: args.stride,
-    };
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(&args.out)
-        .map_err(|e| format!("cannot write --out {}: {e}", args.out.display()))?;
-    if first_game == 0 {
-        let text = header(
-            &format!("krou suite make search {}", command_line()),
-            &[
-                "Searched, not proven: every move searched to the given depth (MultiPV); kept",
-                "where the best move is the only proven win or beats every other by --gap seeds.",
-                "'# game N: …' lines mark finished games (a stopped run resumes after the last).",
-            ],
-        );
-        file.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    }
-    let mut failed = None;
-    let mut total = earlier.len();
-    make_search::make(
-        &plan,
-        Some(std::sync::Arc::new(tables)),
-        first_game,
-        &earlier,
-        &mut |game, entries| {
-            total += entries.len();
-            let mut text: String = entries.iter().map(|e| format!("{e}\n")).collect();
-            text += &format!("# game {game}: {} kept, {total} in all\n", entries.len());
-            if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
-                failed.get_or_insert(e.to_string());
-            }
-            eprintln!("game {game}: {} kept, {total} in all", entries.len());
-        },
-    );
-    match failed {
-        Some(e) => Err(format!("cannot write --out {}: {e}", args.out.display())),
-        None => Ok(ExitCode::SUCCESS),
-    }
-}
-
-/// Where a search suite file left off: the next game and the entries already kept.
-fn resume_point(path: &Path) -> Result<(usize, Vec<super::Entry>), String> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Ok((0, Vec::new()));
-    };
-    let suite =
-        super::parse::parse_text(&path.display().to_string(), &text).map_err(|e| e.to_string())?;
-    let last_game = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("# game "))
-        .filter_map(|l| l.split(':').next()?.parse::<usize>().ok())
-        .max();
-    let entries = suite.entries.into_iter().map(|(_, e)| e).collect();
-    Ok((last_game.map_or(0, |g| g + 1), entries))
-}
-
-fn check_suites(args: &CheckArgs) -> Result<ExitCode, String> {
-    let files = read_all(&args.files)?;
-    let tables = load_tables(args.dir.as_deref(), MAX_SEEDS)?;
-    let report = check::check(&files, &tables);
-    for wrong in &report.wrong {
-        println!("WRONG {wrong}");
-    }
-    println!(
-        "{} right, {} wrong, {} not checked (not src \"proven\", or more seeds than the tables hold)",
-        report.right,
-        report.wrong.len(),
-        report.skipped
-    );
-    Ok(if report.wrong.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
 }

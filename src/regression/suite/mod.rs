@@ -21,10 +21,12 @@
 //! - [`run`] and [`engine`]: an engine process through every position; [`report`]: the table,
 //!   result files, changes against an earlier run, JUnit;
 //! - [`judge`]: the tables' verdict on every move; [`make`] and [`make_search`]: generators;
-//!   [`check`]: a proven suite against the tables; [`cli`]: the command line.
+//!   [`check`]: a proven suite against the tables; [`cli`]: the command line (the `make` and
+//!   `check` handlers in `cli_make`).
 
 pub mod check;
 pub mod cli;
+mod cli_make;
 pub mod engine;
 pub mod entry;
 pub mod judge;
