@@ -51,6 +51,11 @@ enum Command {
     /// Record a session between a client and an engine as a transcript (a transparent proxy),
     /// or turn a `krou match --log-dir` log or the Aualé GUI's `--debug` output into one.
     Record(krou::regression::record::Args),
+    /// Position suites: run them through an engine, generate them, check them (docs/suites.md).
+    Suite {
+        #[command(subcommand)]
+        command: krou::regression::suite::cli::SuiteCommand,
+    },
     /// Play an engine-against-engine match with clocks, statistics and game records.
     Match(Box<krou::referee::MatchCli>),
     /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
@@ -75,6 +80,7 @@ fn main() -> ExitCode {
         None => krou::protocol::run(),
         Some(Command::Replay(args)) => args.run(),
         Some(Command::Record(args)) => args.run(),
+        Some(Command::Suite { command }) => krou::regression::suite::cli::run(command),
         Some(Command::Perft {
             depth,
             position,

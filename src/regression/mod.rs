@@ -6,12 +6,16 @@
 //!   turns a log into one; [`dialogue`] holds the rules of what is kept and what generalised,
 //!   [`logs`] reads `krou match --log-dir` logs and the Aualé GUI's `--debug` output.
 //! - [`junit`]: results as JUnit XML, the format CI servers read.
+//! - [`suite`]: position suites with best moves and moves to avoid (`krou suite`).
 //!
-//! Everything here drives engines as processes through the protocol; nothing here searches.
+//! Replay, recording and `suite run` drive engines as processes through the protocol; only
+//! `suite make` and `suite check` look inside, judging positions by the endgame tables and a
+//! shallow search of Krou's own.
 
 pub mod dialogue;
 pub mod junit;
 pub mod logs;
 pub mod record;
 pub mod replay;
+pub mod suite;
 pub mod transcript;

@@ -1,0 +1,315 @@
+//! `krou suite run | make | check`: the command line.
+
+use super::cli_make;
+use super::engine::Setup;
+use super::parse::{SuiteFile, read_file};
+use super::report::{self, Threshold};
+use super::run::{self, Limit, Verdict};
+use crate::regression::junit;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// `krou suite …`.
+#[derive(clap::Subcommand, Debug)]
+pub enum SuiteCommand {
+    /// Run suites through an engine and score the moves it plays.
+    Run(RunArgs),
+    /// Generate a suite.
+    Make {
+        /// Which kind.
+        #[command(subcommand)]
+        kind: MakeCommand,
+    },
+    /// Check a proven suite's answers against the endgame tables.
+    Check(CheckArgs),
+}
+
+/// `krou suite run`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// Suite files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Search each position this many milliseconds (`go movetime`).
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// Search each position to this depth (`go depth`).
+    #[arg(long, value_name = "N")]
+    depth: Option<u32>,
+    /// Search each position this many nodes (`go nodes`).
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
+    /// An engine option, `Name=Value` (repeatable), sent as `setoption` after `uciok`.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// Write one line per position (id, move played, solved/failed/error) to this file.
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
+    /// An earlier run's result file: say which positions are newly solved or newly failed.
+    #[arg(long, value_name = "FILE")]
+    previous: Option<PathBuf>,
+    /// Exit with status 1 when fewer positions are solved: a count (`250`) or a percentage of
+    /// the positions run (`80%`).
+    #[arg(long, value_name = "N|P%")]
+    min_solved: Option<Threshold>,
+    /// Also write the results as JUnit XML (one test case per position) to this file.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Longest wait for a `bestmove` beyond the movetime (and for `uciok`/`readyok`), in ms.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    timeout_ms: u64,
+    /// Print a line for every position, solved ones too (else only failures and errors).
+    #[arg(long)]
+    verbose: bool,
+    /// Show the engine's stderr (its logs), hidden by default.
+    #[arg(long)]
+    engine_stderr: bool,
+    /// The engine command and its arguments (after `--`); this `krou` by default.
+    #[arg(last = true)]
+    engine: Vec<String>,
+}
+
+/// `krou suite make …`.
+#[derive(clap::Subcommand, Debug)]
+pub enum MakeCommand {
+    /// Positions whose answers the endgame tables prove, kept where a shallow search fails.
+    Proven(ProvenArgs),
+    /// Middle-game positions from self-play games, answered by a long search.
+    Search(SearchArgs),
+}
+
+/// `krou suite make proven`.
+#[derive(clap::Args, Debug)]
+pub struct ProvenArgs {
+    /// The suite file to write.
+    #[arg(long, value_name = "FILE")]
+    pub(super) out: PathBuf,
+    /// The endgame table directory (`krou egdb build --out DIR`); default: the data directory.
+    #[arg(long, value_name = "DIR")]
+    pub(super) dir: Option<PathBuf>,
+    /// The generator's seed.
+    #[arg(long, default_value_t = 1)]
+    pub(super) seed: u64,
+    /// The smallest seed count.
+    #[arg(long, default_value_t = 13)]
+    pub(super) from: u8,
+    /// The largest seed count (at most the largest table in DIR).
+    #[arg(long, default_value_t = 20)]
+    pub(super) to: u8,
+    /// Positions per seed count.
+    #[arg(long, default_value_t = 120)]
+    pub(super) per_count: usize,
+    /// Another number of positions for one seed count, `SEEDS:N` (repeatable).
+    #[arg(long = "count", value_name = "SEEDS:N", value_parser = seeds_count)]
+    pub(super) counts: Vec<(u8, usize)>,
+    /// The depth of the shallow search a kept position must fool.
+    #[arg(long, default_value_t = 6)]
+    pub(super) depth: u32,
+    /// The most random boards tried per seed count.
+    #[arg(long, default_value_t = 3_000_000)]
+    pub(super) max_tries: usize,
+}
+
+/// `krou suite make search`.
+#[derive(clap::Args, Debug)]
+pub struct SearchArgs {
+    /// The suite file to write; an unfinished one is resumed after its last finished game.
+    #[arg(long, value_name = "FILE")]
+    pub(super) out: PathBuf,
+    /// The endgame table directory the searches use (up to `--max-seeds`).
+    #[arg(long, value_name = "DIR")]
+    pub(super) dir: Option<PathBuf>,
+    /// The largest table loaded (fixed, so that the searches are the same everywhere).
+    #[arg(long, default_value_t = 12)]
+    pub(super) max_seeds: u8,
+    /// The generator's seed.
+    #[arg(long, default_value_t = 1)]
+    pub(super) seed: u64,
+    /// Positions wanted.
+    #[arg(long, default_value_t = 220)]
+    pub(super) count: usize,
+    /// The most games played.
+    #[arg(long, default_value_t = 1_000)]
+    pub(super) max_games: usize,
+    /// Nodes a move in the games.
+    #[arg(long, default_value_t = 20_000)]
+    pub(super) game_nodes: u64,
+    /// The depth every move of a position is analysed to.
+    #[arg(long, default_value_t = 14)]
+    pub(super) depth: u32,
+    /// The margin in seeds the best move must keep over every other.
+    #[arg(long, default_value_t = 3)]
+    pub(super) gap: i32,
+    /// Fewest seeds on the board of a position analysed.
+    #[arg(long, default_value_t = 20)]
+    pub(super) min_seeds: u8,
+    /// Analyse every how many plies of a game.
+    #[arg(long, default_value_t = 4)]
+    pub(super) stride: usize,
+}
+
+/// `krou suite check`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// Suite files.
+    #[arg(required = true)]
+    pub(super) files: Vec<PathBuf>,
+    /// The endgame table directory; default: the data directory.
+    #[arg(long, value_name = "DIR")]
+    pub(super) dir: Option<PathBuf>,
+}
+
+fn seeds_count(text: &str) -> Result<(u8, usize), String> {
+    let bad = || format!("'{text}' is not SEEDS:N (e.g. 13:200)");
+    let (seeds, n) = text.split_once(':').ok_or_else(bad)?;
+    Ok((
+        seeds.parse().map_err(|_| bad())?,
+        n.parse().map_err(|_| bad())?,
+    ))
+}
+
+/// Runs a `krou suite` command.
+pub fn run(command: SuiteCommand) -> ExitCode {
+    let result = match command {
+        SuiteCommand::Run(args) => run_suites(&args),
+        SuiteCommand::Make {
+            kind: MakeCommand::Proven(args),
+        } => cli_make::make_proven(&args),
+        SuiteCommand::Make {
+            kind: MakeCommand::Search(args),
+        } => cli_make::make_searched(&args),
+        SuiteCommand::Check(args) => cli_make::check_suites(&args),
+    };
+    result.unwrap_or_else(|e| {
+        eprintln!("krou suite: {e}");
+        ExitCode::from(2)
+    })
+}
+
+pub(super) fn read_all(paths: &[PathBuf]) -> Result<Vec<SuiteFile>, String> {
+    paths
+        .iter()
+        .map(|p| read_file(p).map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// Checks that `path` can be written, without emptying it (it may be the `--previous` file).
+pub(super) fn writable(path: &Path, what: &str) -> Result<(), String> {
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map(|_| ())
+        .map_err(|e| format!("cannot write {what} {}: {e}", path.display()))
+}
+
+pub(super) fn write(path: &Path, what: &str, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {what} {}: {e}", path.display()))
+}
+
+fn engine_command(args: &RunArgs) -> Result<Vec<String>, String> {
+    if !args.engine.is_empty() {
+        return Ok(args.engine.clone());
+    }
+    let me = std::env::current_exe().map_err(|e| format!("cannot find krou itself: {e}"))?;
+    Ok(vec![me.display().to_string()])
+}
+
+fn options(args: &RunArgs) -> Result<Vec<(String, String)>, String> {
+    args.options
+        .iter()
+        .map(|o| match o.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                Ok((name.trim().to_string(), value.trim().to_string()))
+            }
+            _ => Err(format!("--option '{o}' is not Name=Value")),
+        })
+        .collect()
+}
+
+fn run_suites(args: &RunArgs) -> Result<ExitCode, String> {
+    let files = read_all(&args.files)?;
+    if let Some(duplicate) = run::duplicate_id(&files) {
+        return Err(duplicate);
+    }
+    let limit = Limit {
+        movetime: args.movetime,
+        depth: args.depth,
+        nodes: args.nodes,
+    };
+    if limit.is_empty() {
+        return Err("give a limit: --movetime MS, --depth N or --nodes N".to_string());
+    }
+    let previous = match &args.previous {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read --previous {}: {e}", path.display()))?;
+            Some(report::read_results(&path.display().to_string(), &text)?)
+        }
+        None => None,
+    };
+    for (path, what) in [(&args.results, "--results"), (&args.junit, "--junit")] {
+        if let Some(path) = path {
+            writable(path, what)?;
+        }
+    }
+    let setup = Setup {
+        command: engine_command(args)?,
+        options: options(args)?,
+        stderr: args.engine_stderr,
+        handshake_timeout: Duration::from_millis(args.timeout_ms),
+    };
+    let timeout = Duration::from_millis(args.timeout_ms + 2 * args.movetime.unwrap_or(0));
+    let verbose = args.verbose;
+    let outcomes = run::run(&files, &setup, &limit, timeout, &mut |o| {
+        print_outcome(o, verbose)
+    });
+    print!("{}", report::table(&outcomes));
+    if let Some(previous) = &previous {
+        print!("{}", report::changes(&outcomes, previous));
+    }
+    if let Some(path) = &args.results {
+        write(path, "--results", &report::results_file(&outcomes))?;
+    }
+    if let Some(path) = &args.junit {
+        let xml = junit::document(
+            "krou suite run",
+            &report::junit_suites(&outcomes),
+            &junit::now_timestamp(),
+        );
+        write(path, "--junit", &xml)?;
+    }
+    let solved = outcomes
+        .iter()
+        .filter(|o| o.verdict == Verdict::Solved)
+        .count();
+    Ok(match args.min_solved {
+        Some(min) if !min.reached(solved, outcomes.len()) => {
+            println!("below --min-solved: {solved} of {} solved", outcomes.len());
+            ExitCode::FAILURE
+        }
+        _ => ExitCode::SUCCESS,
+    })
+}
+
+fn print_outcome(o: &run::Outcome, verbose: bool) {
+    let played = o.played.as_deref().unwrap_or("-");
+    match o.verdict {
+        Verdict::Solved if verbose => println!("ok {}: played {played}", o.id),
+        Verdict::Solved => return,
+        Verdict::Failed => println!(
+            "FAIL {} ({}:{}): played {played}, expected {}",
+            o.id, o.file, o.line, o.expected
+        ),
+        Verdict::Error => println!(
+            "ERROR {} ({}:{}): {}",
+            o.id,
+            o.file,
+            o.line,
+            o.error.as_deref().unwrap_or("no answer")
+        ),
+    }
+    let _ = std::io::stdout().flush();
+}

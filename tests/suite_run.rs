@@ -1,0 +1,267 @@
+//! `krou suite run` against real processes: the fake engine (first legal move, or crashing,
+//! or hanging) and Krou itself.
+
+mod referee_support;
+
+use referee_support::{fake, krou, scratch};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const START: &str = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+/// South to move with A and B empty: the fake engine plays C.
+const NO_A_B: &str = "0-0-5-4-4-4-4-4-4-4-4-4-4-3-S";
+
+/// Four positions for an engine that plays the first legal move: "any" and "c" solved, "not A"
+/// and "only B" failed.
+fn suite(dir: &Path) -> PathBuf {
+    let path = dir.join("small.suite");
+    let text = format!(
+        "# a small suite\n\
+         {START} bm A B C D E F; id \"any\"; cat \"easy\";\n\
+         {START} am A; id \"not A\"; cat \"easy\";\n\
+         \n\
+         {START} bm B; id \"only B\"; cat \"hard\";\n\
+         {NO_A_B} bm C; id \"c\"; cat \"hard\"; c0 \"first legal move\";\n"
+    );
+    std::fs::write(&path, text).expect("suite written");
+    path
+}
+
+fn run(args: &[&str], engine: &[&str]) -> Output {
+    let mut command = Command::new(krou());
+    command.arg("suite").arg("run").args(args);
+    if !engine.is_empty() {
+        command.arg("--").arg(fake()).args(engine);
+    }
+    command.output().expect("krou runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn text(path: &Path) -> String {
+    std::fs::read_to_string(path).expect("file written")
+}
+
+#[test]
+fn moves_are_scored_and_written_to_the_table_results_and_junit() {
+    let dir = scratch("suite-scored");
+    let file = suite(&dir);
+    let (results, junit) = (dir.join("r.txt"), dir.join("j.xml"));
+    let out = run(
+        &[
+            file.to_str().expect("utf-8"),
+            "--depth",
+            "1",
+            "--results",
+            results.to_str().expect("utf-8"),
+            "--junit",
+            junit.to_str().expect("utf-8"),
+        ],
+        &["good"],
+    );
+    let printed = stdout(&out);
+    assert!(out.status.success(), "{printed}");
+    let rows: Vec<Vec<&str>> = printed
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert!(
+        rows.contains(&vec!["easy", "2", "1", "50.0%", "0"]),
+        "{printed}"
+    );
+    assert!(
+        rows.contains(&vec!["hard", "2", "1", "50.0%", "0"]),
+        "{printed}"
+    );
+    assert!(
+        rows.contains(&vec!["total", "4", "2", "50.0%", "0"]),
+        "{printed}"
+    );
+    assert!(printed.contains("FAIL only B"), "{printed}");
+    assert!(printed.contains("played A, expected bm B"), "{printed}");
+    assert_eq!(
+        text(&results).lines().skip(1).collect::<Vec<_>>(),
+        vec![
+            "any\tA\tsolved",
+            "not A\tA\tfailed",
+            "only B\tA\tfailed",
+            "c\tC\tsolved"
+        ]
+    );
+    let xml = text(&junit);
+    assert!(xml.contains("<testsuites name=\"krou suite run\" tests=\"4\" failures=\"2\" errors=\"0\" skipped=\"0\""), "{xml}");
+    assert_eq!(xml.matches("<testcase ").count(), 4);
+    assert_eq!(xml.matches("<failure ").count(), 2);
+    assert_eq!(
+        xml.matches("<testsuite ").count(),
+        xml.matches("</testsuite>").count()
+    );
+    assert!(
+        xml.contains("<failure message=\"expected bm B, played A\" type=\"failure\">"),
+        "{xml}"
+    );
+    assert!(xml.contains("classname=\"hard\" name=\"only B\""), "{xml}");
+}
+
+#[test]
+fn an_earlier_result_file_gives_the_changes_even_when_it_is_overwritten() {
+    let dir = scratch("suite-previous");
+    let file = suite(&dir);
+    let results = dir.join("r.txt");
+    std::fs::write(
+        &results,
+        "# earlier\nany\tB\tfailed\nnot A\tA\tfailed\nonly B\tB\tsolved\n",
+    )
+    .expect("written");
+    let r = results.to_str().expect("utf-8");
+    let out = run(
+        &[
+            file.to_str().expect("utf-8"),
+            "--depth",
+            "1",
+            "--previous",
+            r,
+            "--results",
+            r,
+        ],
+        &["good"],
+    );
+    let printed = stdout(&out);
+    assert!(out.status.success(), "{printed}");
+    assert!(
+        printed.contains("1 newly solved, 1 newly failed, 1 new positions"),
+        "{printed}"
+    );
+    assert!(printed.contains("newly solved: any\n"), "{printed}");
+    assert!(printed.contains("newly failed: only B\n"), "{printed}");
+    assert!(text(&results).contains("only B\tA\tfailed"));
+}
+
+#[test]
+fn min_solved_sets_the_exit_status_as_a_count_or_a_percentage() {
+    let dir = scratch("suite-min");
+    let file = suite(&dir);
+    let f = file.to_str().expect("utf-8");
+    let status = |min: &str| run(&[f, "--depth", "1", "--min-solved", min], &["good"]).status;
+    assert_eq!(status("2").code(), Some(0));
+    assert_eq!(status("3").code(), Some(1));
+    assert_eq!(status("50%").code(), Some(0));
+    assert_eq!(status("50.1%").code(), Some(1));
+    assert_eq!(status("lots").code(), Some(2));
+}
+
+#[test]
+fn an_engine_that_dies_fails_its_position_and_is_started_again() {
+    let dir = scratch("suite-crash");
+    let file = suite(&dir);
+    let junit = dir.join("j.xml");
+    let out = run(
+        &[
+            file.to_str().expect("utf-8"),
+            "--depth",
+            "1",
+            "--junit",
+            junit.to_str().expect("utf-8"),
+        ],
+        &["crash-after", "1"],
+    );
+    let printed = stdout(&out);
+    assert!(out.status.success(), "{printed}");
+    // Positions 2 and 4 meet the second `go` of an engine: it exits; 3 runs on a new one.
+    assert!(printed.contains("ERROR not A"), "{printed}");
+    assert!(printed.contains("ERROR c"), "{printed}");
+    let total: Vec<&str> = printed
+        .lines()
+        .find(|l| l.starts_with("total"))
+        .expect("total")
+        .split_whitespace()
+        .collect();
+    assert_eq!(total, vec!["total", "4", "1", "25.0%", "2"]);
+    assert!(text(&junit).contains("tests=\"4\" failures=\"1\" errors=\"2\""));
+}
+
+#[test]
+fn an_engine_that_never_answers_times_out_on_every_position() {
+    let dir = scratch("suite-hang");
+    let file = suite(&dir);
+    let started = std::time::Instant::now();
+    let out = run(
+        &[
+            file.to_str().expect("utf-8"),
+            "--movetime",
+            "10",
+            "--timeout-ms",
+            "300",
+        ],
+        &["no-bestmove"],
+    );
+    let printed = stdout(&out);
+    assert!(printed.contains("no 'bestmove' within 320 ms"), "{printed}");
+    assert!(
+        printed
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["total", "4", "0", "0.0%", "4"]),
+        "{printed}"
+    );
+    assert!(started.elapsed().as_secs() < 30);
+}
+
+#[test]
+fn bad_files_and_unwritable_outputs_stop_the_run_before_it_starts() {
+    let dir = scratch("suite-bad");
+    let file = suite(&dir);
+    let bad = dir.join("bad.suite");
+    std::fs::write(&bad, format!("{START} bm A;\n\n{START} bm a;\n")).expect("written");
+    let out = run(&[bad.to_str().expect("utf-8"), "--depth", "1"], &["good"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.suite:3:34: move a in 'bm' is not legal here"),
+        "{err}"
+    );
+    let out = run(
+        &[
+            file.to_str().expect("utf-8"),
+            "--depth",
+            "1",
+            "--junit",
+            "/no/such/dir/j.xml",
+        ],
+        &["good"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("cannot write --junit /no/such/dir/j.xml")
+    );
+    assert!(stdout(&out).is_empty(), "nothing ran");
+    let out = run(&[file.to_str().expect("utf-8")], &["good"]);
+    assert_eq!(out.status.code(), Some(2), "no limit given");
+}
+
+#[test]
+fn krou_itself_is_the_default_engine() {
+    let dir = scratch("suite-krou");
+    let file = dir.join("krou.suite");
+    std::fs::write(
+        &file,
+        format!("{START} bm A B C D E F;\n{NO_A_B} bm C D E F;\n"),
+    )
+    .expect("written");
+    let out = Command::new(krou())
+        .args([
+            "suite",
+            "run",
+            file.to_str().expect("utf-8"),
+            "--depth",
+            "2",
+            "--option",
+            "Hash=8",
+        ])
+        .output()
+        .expect("krou runs");
+    let printed = stdout(&out);
+    assert!(out.status.success(), "{printed}");
+    assert!(printed.lines().any(|l| l.split_whitespace().collect::<Vec<_>>() == ["total", "2", "2", "100.0%", "0"]), "{printed}");
+}

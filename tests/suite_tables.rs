@@ -1,0 +1,135 @@
+//! Proven suites against the endgame tables: `make` on a small seed count, the shipped suite's
+//! smallest entries, and a wrong entry reported as wrong (library and `krou suite check`).
+
+use krou::egdb::Tables;
+use krou::regression::suite::check::check;
+use krou::regression::suite::judge::{RULE, judge};
+use krou::regression::suite::make::{Plan, make};
+use krou::regression::suite::{Source, parse_text, read_file};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The largest seed count built for these tests.
+const SEEDS: u8 = 13;
+
+/// Tables 0–13, built once into a scratch directory (the CLI test reads the files).
+fn tables() -> &'static (Tables, PathBuf) {
+    static TABLES: OnceLock<(Tables, PathBuf)> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("krou-suite-tables-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch directory");
+        let tables = Tables::build_into(&dir, RULE, SEEDS, 2, &|_| {}).expect("tables built");
+        (tables, dir)
+    })
+}
+
+fn shipped() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/suites/proven.suite")
+}
+
+#[test]
+fn make_keeps_positions_whose_answers_are_the_tables_and_that_a_shallow_search_misses() {
+    let (tables, _) = tables();
+    let plan = Plan {
+        seed: 7,
+        counts: vec![(SEEDS, 6)],
+        depth: 4,
+        max_tries: 200_000,
+    };
+    let entries = make(tables, &plan, &mut |_| {});
+    assert_eq!(entries.len(), 6);
+    for entry in &entries {
+        assert_eq!(entry.position.seeds_on_board(), SEEDS);
+        assert_eq!(entry.source, Some(Source::Proven));
+        let j = judge(tables, &entry.position).expect("covered");
+        assert!(j.result.is_some(), "every move proven");
+        assert_eq!(j.best(), entry.best);
+        assert_eq!(j.avoid(), entry.avoid);
+        assert!(!entry.best.is_empty() && !entry.avoid.is_empty());
+        let mut searcher = krou::search::Searcher::default();
+        let shallow =
+            krou::regression::suite::make::shallow_move(&mut searcher, &entry.position, 4)
+                .expect("a move");
+        assert!(
+            !entry.best.contains(&shallow),
+            "the depth-4 search misses it"
+        );
+    }
+    let again = make(tables, &plan, &mut |_| {});
+    assert_eq!(again, entries, "the same seed gives the same suite");
+}
+
+#[test]
+fn the_shipped_proven_suite_is_right_where_the_test_tables_reach() {
+    let (tables, _) = tables();
+    let suite = read_file(&shipped()).expect("the shipped suite reads");
+    assert!(
+        suite.entries.len() >= 1_000,
+        "{} entries",
+        suite.entries.len()
+    );
+    let report = check(std::slice::from_ref(&suite), tables);
+    assert!(report.wrong.is_empty(), "{:#?}", report.wrong);
+    assert!(
+        report.right >= 100,
+        "{} entries of {SEEDS} seeds checked",
+        report.right
+    );
+}
+
+/// The shipped suite's first 13-seed entry with its `bm` and `am` swapped, as line 2 of a file.
+fn wrong_suite() -> String {
+    let suite = read_file(&shipped()).expect("the shipped suite reads");
+    let (_, entry) = suite
+        .entries
+        .iter()
+        .find(|(_, e)| e.position.seeds_on_board() == SEEDS)
+        .expect("a 13-seed entry");
+    let mut wrong = entry.clone();
+    std::mem::swap(&mut wrong.best, &mut wrong.avoid);
+    format!("# deliberately wrong\n{wrong}\n{entry}\n")
+}
+
+#[test]
+fn a_wrong_entry_is_reported_with_its_file_and_line() {
+    let (tables, _) = tables();
+    let suite = parse_text("wrong.suite", &wrong_suite()).expect("reads");
+    let report = check(&[suite], tables);
+    assert_eq!(report.right, 1);
+    assert_eq!(report.wrong.len(), 1, "{:?}", report.wrong);
+    assert!(
+        report.wrong[0].starts_with("wrong.suite:2: "),
+        "{}",
+        report.wrong[0]
+    );
+    assert!(
+        report.wrong[0].contains("the tables say bm"),
+        "{}",
+        report.wrong[0]
+    );
+}
+
+#[test]
+fn krou_suite_check_exits_non_zero_on_a_wrong_entry() {
+    let (_, dir) = tables();
+    let file = dir.join("wrong.suite");
+    std::fs::write(&file, wrong_suite()).expect("written");
+    let out = Command::new(env!("CARGO_BIN_EXE_krou"))
+        .args(["suite", "check"])
+        .arg(&file)
+        .arg("--dir")
+        .arg(dir)
+        .output()
+        .expect("krou runs");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{printed}");
+    assert!(
+        printed.contains(&format!("WRONG {}:2: ", file.display())),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("1 right, 1 wrong, 0 not checked"),
+        "{printed}"
+    );
+}
