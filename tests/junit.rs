@@ -1,4 +1,4 @@
-//! JUnit XML results (`--junit FILE` of `krou replay`) are well-formed, their counts agree with
+//! JUnit XML results (`--junit FILE` of `krou replay` and `krou suite run`) are well-formed, their counts agree with
 //! their cases, failures carry the file, line, expected and actual lines, and the files validate
 //! against `tests/data/junit.xsd` with `xmllint` (Debian's `libxml2-utils`; skipped, saying so,
 //! where it is absent; `.ci/run` installs it).
@@ -152,4 +152,36 @@ fn the_schema_refuses_a_file_whose_shape_is_wrong() {
         .unwrap()
         .status;
     assert!(!status.success(), "the schema is not a rubber stamp");
+}
+
+#[test]
+fn suite_run_writes_one_case_per_position_that_validates() {
+    let dir = scratch("suite");
+    let suite = dir.join("tiny.suite");
+    // One position any move solves, one that every move fails.
+    std::fs::write(
+        &suite,
+        "4-4-4-4-4-1-2-4-4-4-4-4-1-4-S bm A B C D E F; id \"any move\"; cat \"easy\";\n\
+         4-4-4-4-4-4-4-4-4-4-4-4-0-0-S am A B C D E F; id \"every move avoided\";\n",
+    )
+    .unwrap();
+    let junit = dir.join("suite.xml");
+    let output = Command::new(krou())
+        .args(["suite", "run"])
+        .arg(&suite)
+        .args(["--depth", "4", "--junit"])
+        .arg(&junit)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = check_junit(&junit);
+    assert!(
+        text.contains("tests=\"2\" failures=\"1\" errors=\"0\""),
+        "{text}"
+    );
+    assert!(text.contains("name=\"every move avoided\""), "{text}");
 }
