@@ -1,7 +1,7 @@
 //! JUnit XML results (`--junit FILE` of `krou replay` and `krou suite run`) are well-formed,
 //! their counts agree with their cases, failures carry the file, line, expected and actual
-//! lines, and the files validate against `tests/data/junit.xsd` with `xmllint` (Debian's `libxml2-utils`; skipped, saying so,
-//! where it is absent; `.ci/run` installs it).
+//! lines, and the files validate against `tests/data/junit.xsd` with `xmllint` (Debian's
+//! `libxml2-utils`; skipped, saying so, where it is absent; `.ci/run` installs it).
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
