@@ -1,11 +1,110 @@
-//! The handlers of `krou suite make` and `krou suite check`.
+//! `krou suite make` and `krou suite check`: their arguments and handlers.
 
-use super::cli::{CheckArgs, ProvenArgs, SearchArgs, read_all, writable, write};
+use super::files::{read_all, writable, write};
 use super::{check, make, make_search};
 use crate::egdb::{MAX_SEEDS, Tables, default_dir};
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// `krou suite make …`.
+#[derive(clap::Subcommand, Debug)]
+pub enum MakeCommand {
+    /// Positions whose answers the endgame tables prove, kept where a shallow search fails.
+    Proven(ProvenArgs),
+    /// Middle-game positions from self-play games, answered by a long search.
+    Search(SearchArgs),
+}
+
+/// `krou suite make proven`.
+#[derive(clap::Args, Debug)]
+pub struct ProvenArgs {
+    /// The suite file to write.
+    #[arg(long, value_name = "FILE")]
+    pub(super) out: PathBuf,
+    /// The endgame table directory (`krou egdb build --out DIR`); default: the data directory.
+    #[arg(long, value_name = "DIR")]
+    pub(super) dir: Option<PathBuf>,
+    /// The generator's seed.
+    #[arg(long, default_value_t = 1)]
+    pub(super) seed: u64,
+    /// The smallest seed count.
+    #[arg(long, default_value_t = 13)]
+    pub(super) from: u8,
+    /// The largest seed count (at most the largest table in DIR).
+    #[arg(long, default_value_t = 20)]
+    pub(super) to: u8,
+    /// Positions per seed count.
+    #[arg(long, default_value_t = 120)]
+    pub(super) per_count: usize,
+    /// Another number of positions for one seed count, `SEEDS:N` (repeatable).
+    #[arg(long = "count", value_name = "SEEDS:N", value_parser = seeds_count)]
+    pub(super) counts: Vec<(u8, usize)>,
+    /// The depth of the shallow search a kept position must fool.
+    #[arg(long, default_value_t = 6)]
+    pub(super) depth: u32,
+    /// The most random boards tried per seed count.
+    #[arg(long, default_value_t = 3_000_000)]
+    pub(super) max_tries: usize,
+}
+
+/// `krou suite make search`.
+#[derive(clap::Args, Debug)]
+pub struct SearchArgs {
+    /// The suite file to write; an unfinished one is resumed after its last finished game.
+    #[arg(long, value_name = "FILE")]
+    pub(super) out: PathBuf,
+    /// The endgame table directory the searches use (up to `--max-seeds`).
+    #[arg(long, value_name = "DIR")]
+    pub(super) dir: Option<PathBuf>,
+    /// The largest table loaded (fixed, so that the searches are the same everywhere).
+    #[arg(long, default_value_t = 12)]
+    pub(super) max_seeds: u8,
+    /// The generator's seed.
+    #[arg(long, default_value_t = 1)]
+    pub(super) seed: u64,
+    /// Positions wanted.
+    #[arg(long, default_value_t = 220)]
+    pub(super) count: usize,
+    /// The most games played.
+    #[arg(long, default_value_t = 1_000)]
+    pub(super) max_games: usize,
+    /// Nodes a move in the games.
+    #[arg(long, default_value_t = 20_000)]
+    pub(super) game_nodes: u64,
+    /// The depth every move of a position is analysed to.
+    #[arg(long, default_value_t = 14)]
+    pub(super) depth: u32,
+    /// The margin in seeds the best move must keep over every other.
+    #[arg(long, default_value_t = 3)]
+    pub(super) gap: i32,
+    /// Fewest seeds on the board of a position analysed.
+    #[arg(long, default_value_t = 20)]
+    pub(super) min_seeds: u8,
+    /// Analyse every how many plies of a game.
+    #[arg(long, default_value_t = 4)]
+    pub(super) stride: usize,
+}
+
+/// `krou suite check`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// Suite files.
+    #[arg(required = true)]
+    pub(super) files: Vec<PathBuf>,
+    /// The endgame table directory; default: the data directory.
+    #[arg(long, value_name = "DIR")]
+    pub(super) dir: Option<PathBuf>,
+}
+
+fn seeds_count(text: &str) -> Result<(u8, usize), String> {
+    let bad = || format!("'{text}' is not SEEDS:N (e.g. 13:200)");
+    let (seeds, n) = text.split_once(':').ok_or_else(bad)?;
+    Ok((
+        seeds.parse().map_err(|_| bad())?,
+        n.parse().map_err(|_| bad())?,
+    ))
+}
 
 fn load_tables(dir: Option<&Path>, max_seeds: u8) -> Result<Tables, String> {
     let dir = dir.map_or_else(default_dir, Path::to_path_buf);

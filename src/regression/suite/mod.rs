@@ -21,14 +21,15 @@
 //! - [`run`] and [`engine`]: an engine process through every position; [`report`]: the table,
 //!   result files, changes against an earlier run, JUnit;
 //! - [`judge`]: the tables' verdict on every move; [`make`] and [`make_search`]: generators;
-//!   [`check`]: a proven suite against the tables; [`cli`]: the command line (the `make` and
-//!   `check` handlers in `cli_make`).
+//!   [`check`]: a proven suite against the tables; [`cli`]: the command line, with `make` and
+//!   `check` in [`cli_make`]; `files`: reading suites, writing results.
 
 pub mod check;
 pub mod cli;
-mod cli_make;
+pub mod cli_make;
 pub mod engine;
 pub mod entry;
+mod files;
 pub mod judge;
 pub mod make;
 pub mod make_search;
