@@ -1,25 +1,30 @@
 //! A recorded dialogue turned into a transcript that replays: what was sent kept as sent, what
 //! came back kept where it does not change from run to run and generalised where it does.
 //!
-//! The rules (also in protocol.md, "Recording sessions"):
+//! The rules (also in docs/regression-testing.md):
 //! - Every line sent is kept as sent (`> `).
 //! - While a search runs (from a `go` to its `bestmove`), its `info` lines become one allowance,
 //!   `<? info **`, renewed after every line expected during the search; other lines printed
 //!   during the search (`readyok`) are kept.
 //! - `bestmove` is kept exactly only when the search was deterministic: its `go` had a `depth`
-//!   or `nodes` limit and no clock, `movetime`, `infinite` or `ponder`; no `OwnBook true` or
+//!   or `nodes` limit (a number) and no clock, `movetime`, `infinite` or `ponder`; no `OwnBook true` or
 //!   `Threads` above 1 was set before it; and nothing (`stop`, `quit`, the end of input) cut it
 //!   short. Otherwise it becomes `< bestmove **`.
 //! - A line sent while a search runs is preceded by `= sleep N`, N the milliseconds since the
 //!   step before it, so that a `stop` or `ponderhit` comes as late in the replay.
 //! - `id name` keeps the engine's name and generalises the rest (a version): `id name Krou **`.
 //! - `info` lines outside a search other than `info string` (which answer the client, such as
-//!   errors) become allowances.
+//!   errors) become allowances; in other lines outside a search, the figures of a time (the
+//!   number after `time` or `nps`, before `nps` or `ms`: `perft`'s and `bench`'s last lines)
+//!   become `*`.
+//! - A `go` sent while another search runs makes both searches' `bestmove`s general (whether
+//!   the engine takes it depends on timing).
 //! - The client closing its input is kept as `= eof`.
 //!
 //! With `exact`, every line is kept as it was (sleeps included): a verbatim record that replays
 //! only against an engine that repeats itself exactly.
 
+use std::collections::VecDeque;
 use std::time::Duration;
 
 /// Who wrote a line.
@@ -62,7 +67,8 @@ pub struct Generaliser {
     exact: bool,
     own_book: bool,
     threads: u32,
-    search: Option<Search>,
+    /// The searches started and not yet answered by a `bestmove`, oldest first.
+    searches: VecDeque<Search>,
     /// The time of the last step the replay waits for or sends.
     last_step: Duration,
     /// The last line given out, so that an allowance is not repeated.
@@ -76,7 +82,7 @@ impl Generaliser {
             exact,
             own_book: false,
             threads: 1,
-            search: None,
+            searches: VecDeque::new(),
             last_step: Duration::ZERO,
             last_line: String::new(),
         }
@@ -106,9 +112,7 @@ impl Generaliser {
                 text,
             } => self.received(*at, text),
             Event::InputClosed { .. } => {
-                if let Some(search) = self.search.as_mut() {
-                    search.deterministic = false;
-                }
+                self.cut_short();
                 vec!["= eof".to_string()]
             }
         }
@@ -117,23 +121,24 @@ impl Generaliser {
     fn sent(&mut self, at: Duration, text: &str) -> Vec<String> {
         let mut lines = Vec::new();
         let first = text.split_whitespace().next().unwrap_or("");
-        if let Some(search) = self.search.as_mut() {
+        if !self.searches.is_empty() {
             let ms = at.saturating_sub(self.last_step).as_millis();
             if ms > 0 {
                 lines.push(format!("= sleep {ms}"));
             }
-            if matches!(first, "stop" | "quit" | "ponderhit") {
-                search.deterministic = false;
+            if matches!(first, "stop" | "quit" | "ponderhit" | "go") {
+                // Cut short, or a race: whether the engine takes a second `go` depends on
+                // when the first search ends.
+                self.cut_short();
             }
         }
         lines.push(format!("> {text}"));
         self.last_step = at;
         match first {
             "setoption" => self.option(text),
-            "go" if self.search.is_none() => {
-                self.search = Some(Search {
-                    deterministic: self.deterministic(text),
-                });
+            "go" => {
+                let deterministic = self.searches.is_empty() && self.deterministic(text);
+                self.searches.push_back(Search { deterministic });
                 if !self.exact {
                     lines.push("<? info **".to_string());
                 }
@@ -147,33 +152,45 @@ impl Generaliser {
         let first = text.split_whitespace().next().unwrap_or("");
         if self.exact {
             if first == "bestmove" {
-                self.search = None;
+                self.searches.pop_front();
             }
             self.last_step = at;
             return vec![format!("< {text}")];
         }
-        match (self.search, first) {
-            (Some(search), "bestmove") => {
-                self.search = None;
+        let searching = !self.searches.is_empty();
+        match (searching, first) {
+            (true, "bestmove") => {
+                let deterministic = self.searches.pop_front().is_some_and(|s| s.deterministic);
                 self.last_step = at;
-                if search.deterministic {
-                    vec![format!("< {text}")]
+                let mut lines = vec![if deterministic {
+                    format!("< {text}")
                 } else {
-                    vec!["< bestmove **".to_string()]
+                    "< bestmove **".to_string()
+                }];
+                if !self.searches.is_empty() {
+                    lines.push("<? info **".to_string());
                 }
+                lines
             }
-            (Some(_), "info") => Vec::new(),
-            (Some(_), _) => {
+            (true, "info") => Vec::new(),
+            (true, _) => {
                 self.last_step = at;
                 vec![format!("< {}", id_pattern(text)), "<? info **".to_string()]
             }
-            (None, "info") if !text.starts_with("info string") => {
+            (false, "info") if !text.starts_with("info string") => {
                 vec!["<? info **".to_string()]
             }
-            (None, _) => {
+            (false, _) => {
                 self.last_step = at;
-                vec![format!("< {}", id_pattern(text))]
+                vec![format!("< {}", timing_pattern(&id_pattern(text)))]
             }
+        }
+    }
+
+    /// The searches running can no longer be repeated exactly.
+    fn cut_short(&mut self) {
+        for search in &mut self.searches {
+            search.deterministic = false;
         }
     }
 
@@ -201,7 +218,9 @@ impl Generaliser {
     /// clock or time, and no book or second thread.
     fn deterministic(&self, go: &str) -> bool {
         let words: Vec<&str> = go.split_whitespace().collect();
-        let limited = words.iter().any(|w| matches!(*w, "depth" | "nodes"));
+        let limited = words.windows(2).any(|pair| {
+            matches!(pair[0], "depth" | "nodes") && pair[1].parse::<u64>().is_ok_and(|n| n > 0)
+        });
         let timed = words.iter().any(|w| {
             matches!(
                 *w,
@@ -226,6 +245,25 @@ fn id_pattern(text: &str) -> String {
         ["id", "name", name, _, ..] => format!("id name {name} **"),
         _ => text.to_string(),
     }
+}
+
+/// A line with the figures that change from run to run as `*`: the number after `time` or
+/// `nps`, and the number before `nps` or `ms` (`perft`'s and `bench`'s last lines).
+fn timing_pattern(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let timing = |i: usize| {
+        let before = i.checked_sub(1).and_then(|j| words.get(j)).copied();
+        let after = words.get(i + 1).copied();
+        words[i].parse::<f64>().is_ok()
+            && (matches!(before, Some("time" | "nps")) || matches!(after, Some("nps" | "ms")))
+    };
+    if !(0..words.len()).any(timing) {
+        return text.to_string();
+    }
+    let generalised: Vec<&str> = (0..words.len())
+        .map(|i| if timing(i) { "*" } else { words[i] })
+        .collect();
+    generalised.join(" ")
 }
 
 /// A whole dialogue as transcript text, after a header of comment lines.
@@ -362,6 +400,46 @@ mod tests {
                 "> bogus",
                 "< info string error: unknown command 'bogus' (column 1)",
                 "= eof"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_second_go_during_a_search_generalises_both_bestmoves() {
+        let events = [
+            sent(0, "go depth 20"),
+            sent(5, "stop"),
+            sent(5, "go movetime 500"),
+            received(6, "bestmove A"),
+            received(510, "bestmove c"),
+            sent(511, "go depth x"),
+            received(1511, "bestmove d"),
+        ];
+        let lines = lines(&events, false);
+        assert_eq!(
+            lines.iter().filter(|l| *l == "< bestmove **").count(),
+            3,
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn times_outside_a_search_are_generalised() {
+        let events = [
+            sent(0, "perft 2"),
+            received(1, "A: 6"),
+            received(2, "nodes 36 time 0 nps 381024"),
+            sent(3, "bench 2"),
+            received(9, "depth 2 time 3 ms"),
+            received(9, "640 nodes 213333 nps"),
+        ];
+        assert_eq!(
+            lines(&events, false)[2..],
+            [
+                "< nodes 36 time * nps *",
+                "> bench 2",
+                "< depth 2 time * ms",
+                "< 640 nodes * nps"
             ]
         );
     }

@@ -113,6 +113,15 @@ fn read_match_log(text: &str) -> Result<Dialogue, LogError> {
                 line.escape_debug()
             ))
         })?;
+        if let Some(kept) = cut_info(direction, text) {
+            // A search's info lines are generalised anyway: what was kept of one is enough.
+            events.push(Event::Line {
+                at,
+                direction,
+                text: kept.to_string(),
+            });
+            continue;
+        }
         if text.ends_with(CUT_MARK) {
             if direction == Direction::Sent {
                 return Err(error(
@@ -138,14 +147,21 @@ fn read_match_log(text: &str) -> Result<Dialogue, LogError> {
     })
 }
 
+/// What was kept of an `info` line the engine printed and the log cut, if this is one.
+fn cut_info(direction: Direction, text: &str) -> Option<&str> {
+    if direction != Direction::Received || !text.ends_with(CUT_MARK) {
+        return None;
+    }
+    let kept = text.rsplit_once("… (")?.0;
+    (kept.split_whitespace().next() == Some("info")).then_some(kept)
+}
+
 /// `[   12.3456] > text` as its time, direction and text.
 fn match_line(line: &str) -> Option<(Duration, Direction, &str)> {
     let rest = line.strip_prefix('[')?;
     let (seconds, rest) = rest.split_once(']')?;
     let seconds: f64 = seconds.trim().parse().ok()?;
-    if !seconds.is_finite() || seconds < 0.0 {
-        return None;
-    }
+    let at = Duration::try_from_secs_f64(seconds).ok()?;
     let rest = rest.strip_prefix(' ')?;
     let (direction, text) = if let Some(text) = rest.strip_prefix("> ") {
         (Direction::Sent, text)
@@ -163,7 +179,7 @@ fn match_line(line: &str) -> Option<(Duration, Direction, &str)> {
     } else {
         return None;
     };
-    Some((Duration::from_secs_f64(seconds), direction, text))
+    Some((at, direction, text))
 }
 
 fn read_auale_log(text: &str) -> Dialogue {
@@ -213,10 +229,20 @@ mod tests {
     fn a_broken_match_log_line_is_named() {
         let error = read("[    0.0012] > uci\n[x] > isready\n").unwrap_err();
         assert_eq!(error.line, 2);
+        let error = read("[    0.0012] > uci\n[1e20] > isready\n").unwrap_err();
+        assert_eq!(error.line, 2);
         let error =
             read("[    0.0012] > uci\n[    0.1] > position fen 4-4… (900 more bytes cut)\n")
                 .unwrap_err();
         assert_eq!(error.line, 2);
+    }
+
+    #[test]
+    fn a_cut_info_line_keeps_its_start() {
+        let log = "[    0.0012] > go depth 9\n[    0.0100] < info depth 1 pv AbC… (300 more bytes cut)\n";
+        let dialogue = read(log).unwrap();
+        assert_eq!(dialogue.events.len(), 2);
+        assert!(dialogue.truncated.is_none());
     }
 
     #[test]

@@ -30,14 +30,15 @@ const OUTPUT_DRAIN: Duration = Duration::from_secs(2);
 /// `krou record`: record a session through a proxy, or turn a log into a transcript.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  auale --engine \"krou record --out session.txt -- /usr/local/bin/krou\"\n  \
-                  krou match --engine \"name=krou krou record --out g.txt -- ./krou\" …\n  \
-                  krou record --from-log match-logs/round-0003-S-krou.log --out round-3.txt"
+    after_help = "Examples:\n  auale --engine \"krou record --out $HOME/session-%n.txt -- /usr/local/bin/krou\"\n  \
+                  krou match --engine \"name=krou krou record --out g-%n.txt -- ./krou\" …\n  \
+                  krou record --from-log logs/round-0003-South-krou.log --out round-3.txt"
 )]
 pub struct Args {
     /// The transcript to write (required when recording; standard output with --from-log).
-    /// A `%n` in the name becomes the first number whose file does not exist yet, so that each
-    /// engine a referee starts (one a game) writes its own: `--out 'rec/game-%n.txt'`.
+    /// When recording, a `%n` in the name becomes the first number whose file does not exist
+    /// yet, so that each engine a client starts writes its own: `--out 'rec/game-%n.txt'`
+    /// (`krou match` starts one per game, and one more to check it starts).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Keep every line as it was (info lines, times, every bestmove), instead of generalising
@@ -258,7 +259,7 @@ struct Tap {
 }
 
 impl Tap {
-    /// Numbers a line just read; [`Tap::record`] sends it once it is passed on.
+    /// Numbers a line just read, before it is passed on.
     fn stamp(&self) -> (u64, Duration) {
         self.stamps.take()
     }
@@ -313,8 +314,8 @@ fn proxy(
     (status, written)
 }
 
-/// Copies the client's lines to the engine, then records them; closes the engine's input when
-/// the client closes the proxy's.
+/// Records the client's lines and copies them to the engine; closes the engine's input when the
+/// client closes the proxy's.
 fn client_to_engine(stdin: Option<ChildStdin>, tap: &Tap) {
     let mut input = std::io::stdin().lock();
     let mut engine = stdin;
@@ -325,22 +326,23 @@ fn client_to_engine(stdin: Option<ChildStdin>, tap: &Tap) {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        let stamp = tap.stamp();
+        // Recorded (numbered, then handed to the writer) before it is passed on: the writer
+        // then has it even if the engine exits at once on it (`quit`).
+        tap.record(tap.stamp(), Direction::Sent, &line);
         if let Some(pipe) = engine.as_mut() {
             if pipe.write_all(&line).and_then(|()| pipe.flush()).is_err() {
                 engine = None;
             }
         }
-        tap.record(stamp, Direction::Sent, &line);
     }
     let (number, at) = tap.stamp();
-    drop(engine);
     let _ = tap
         .writer
         .send(Message::Event(number, Event::InputClosed { at }));
+    drop(engine);
 }
 
-/// Copies the engine's lines to the client, then records them.
+/// Records the engine's lines and copies them to the client.
 fn engine_to_client(stdout: impl Read, tap: &Tap) {
     let mut output = BufReader::new(stdout);
     let mut client = std::io::stdout().lock();
@@ -351,9 +353,8 @@ fn engine_to_client(stdout: impl Read, tap: &Tap) {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        let stamp = tap.stamp();
+        tap.record(tap.stamp(), Direction::Received, &line);
         let _ = client.write_all(&line).and_then(|()| client.flush());
-        tap.record(stamp, Direction::Received, &line);
     }
 }
 

@@ -19,7 +19,7 @@ const ABORT_POLL: Duration = Duration::from_millis(20);
 const QUIT_GRACE: Duration = Duration::from_millis(300);
 /// Protocol log bytes kept per engine and game; later lines are counted, not kept.
 pub const MAX_LOG_BYTES: usize = 1024 * 1024;
-/// Longest line kept in a protocol log; the rest is replaced by a marker.
+/// Longest line from the engine kept in a protocol log; the rest is replaced by a marker.
 pub const MAX_LOG_LINE_BYTES: usize = 256;
 
 /// The process ids of the engines running now, for [`kill_all`].
@@ -282,10 +282,17 @@ pub fn kill_group_of(pid: u32) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// One protocol log line (with its newline): time, direction, and the text, cut after
-/// [`MAX_LOG_LINE_BYTES`] with a marker saying how much was left out.
+/// One protocol log line (with its newline): time, direction, and the text. A line the engine
+/// printed is cut after [`MAX_LOG_LINE_BYTES`] with a marker saying how much was left out; a
+/// line sent to it is kept whole (the referee's own `position` lines grow with the game, and a
+/// log turned into a transcript must send them again).
 fn log_entry(elapsed: f64, direction: char, line: &str) -> String {
-    let mut end = line.len().min(MAX_LOG_LINE_BYTES);
+    let limit = if direction == '>' {
+        line.len()
+    } else {
+        MAX_LOG_LINE_BYTES
+    };
+    let mut end = line.len().min(limit);
     while !line.is_char_boundary(end) {
         end -= 1;
     }
@@ -409,6 +416,8 @@ mod tests {
         assert!(last.contains("bytes, not kept"), "{last}");
         let entry = log_entry(1.0, '<', &"é".repeat(200));
         assert!(entry.contains("… (144 more bytes cut)"), "{entry}");
+        let sent = format!("position startpos moves {}", "Ff".repeat(300));
+        assert!(log_entry(1.0, '>', &sent).contains(&sent), "sent lines are kept whole");
     }
 
     #[test]
