@@ -239,7 +239,8 @@ mod tests {
 
     #[test]
     fn a_cut_info_line_keeps_its_start() {
-        let log = "[    0.0012] > go depth 9\n[    0.0100] < info depth 1 pv AbC… (300 more bytes cut)\n";
+        let log =
+            "[    0.0012] > go depth 9\n[    0.0100] < info depth 1 pv AbC… (300 more bytes cut)\n";
         let dialogue = read(log).unwrap();
         assert_eq!(dialogue.events.len(), 2);
         assert!(dialogue.truncated.is_none());

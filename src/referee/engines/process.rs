@@ -417,7 +417,10 @@ mod tests {
         let entry = log_entry(1.0, '<', &"é".repeat(200));
         assert!(entry.contains("… (144 more bytes cut)"), "{entry}");
         let sent = format!("position startpos moves {}", "Ff".repeat(300));
-        assert!(log_entry(1.0, '>', &sent).contains(&sent), "sent lines are kept whole");
+        assert!(
+            log_entry(1.0, '>', &sent).contains(&sent),
+            "sent lines are kept whole"
+        );
     }
 
     #[test]

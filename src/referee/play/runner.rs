@@ -161,7 +161,9 @@ pub fn run(args: MatchArgs) -> Result<Played, BadMatch> {
         merged: None,
     };
     // The summary first: a file that cannot be written after all must not take it along.
-    print!("{}", text(&outcome.standings, &report));
+    // Written, not printed: after SIGHUP stdout may be a closed terminal, and the files below
+    // must still be written.
+    let _ = write!(std::io::stdout(), "{}", text(&outcome.standings, &report));
     let _ = std::io::stdout().flush();
     if context.args.json.is_some() || context.args.report.is_some() {
         let mut games = outcome.games;

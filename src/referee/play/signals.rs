@@ -37,25 +37,32 @@ pub fn install() {
 fn on_signal(signal: i32) {
     let name = name(signal);
     if let Err(first) = RECEIVED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst) {
-        eprintln!(
+        say(&format!(
             "\n{name} after {}: killing the engines and exiting at once",
             self::name(first)
-        );
+        ));
         exit_now(first);
     }
-    eprintln!(
+    say(&format!(
         "\n{name}: stopping the games in progress and writing the files ({} again to quit at \
          once)",
         if signal == SIGINT { "Ctrl-C" } else { name }
-    );
+    ));
     std::thread::spawn(move || {
         std::thread::sleep(STOP_DEADLINE);
-        eprintln!(
+        say(&format!(
             "the match did not stop within {} s of {name}: killing the engines and exiting",
             STOP_DEADLINE.as_secs()
-        );
+        ));
         exit_now(signal);
     });
+}
+
+/// A line on stderr, if it can still be written: after SIGHUP the terminal may be gone, and a
+/// failed write must not end the thread that stops the match.
+fn say(line: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 fn exit_now(signal: i32) -> ! {
