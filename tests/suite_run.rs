@@ -265,3 +265,18 @@ fn krou_itself_is_the_default_engine() {
     assert!(out.status.success(), "{printed}");
     assert!(printed.lines().any(|l| l.split_whitespace().collect::<Vec<_>>() == ["total", "2", "2", "100.0%", "0"]), "{printed}");
 }
+
+#[test]
+fn an_engine_that_does_not_start_stops_the_run_before_the_first_position() {
+    let dir = scratch("suite-no-engine");
+    let path = suite(&dir);
+    let file = path.to_str().expect("utf-8");
+    let output = run(
+        &[file, "--depth", "2", "--timeout-ms", "500"],
+        &["no-uciok"],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stdout(&output).is_empty(), "no position was scored");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("does not start: no 'uciok'"), "{stderr}");
+}

@@ -141,7 +141,18 @@ fn run_suites(args: &RunArgs) -> Result<ExitCode, String> {
         stderr: args.engine_stderr,
         handshake_timeout: Duration::from_millis(args.timeout_ms),
     };
-    let timeout = Duration::from_millis(args.timeout_ms + 2 * args.movetime.unwrap_or(0));
+    // The engine is tried once before the first position: one that cannot start or answer
+    // the handshake stops the run (exit status 2) instead of scoring every position an error.
+    super::engine::Engine::start(&setup)
+        .map_err(|e| {
+            format!(
+                "the engine '{}' does not start: {e}",
+                setup.command.join(" ")
+            )
+        })?
+        .quit();
+    let wait = args.movetime.unwrap_or(0).saturating_mul(2);
+    let timeout = Duration::from_millis(args.timeout_ms.saturating_add(wait));
     let verbose = args.verbose;
     let outcomes = run::run(&files, &setup, &limit, timeout, &mut |o| {
         print_outcome(o, verbose)
