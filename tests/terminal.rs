@@ -2,11 +2,13 @@
 //! rejected line once; through a pipe nothing of this changes the protocol. The terminal is a
 //! pseudo-terminal from `script` (util-linux; the test says it is skipped where it is absent).
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
-/// What a person at a terminal sees (stdout and stderr both), after typing `input`.
-fn on_a_terminal(input: &str) -> Option<String> {
+/// What a person at a terminal sees (stdout and stderr both), after typing `input`, once
+/// `until` has appeared (or 10 s have passed).
+fn on_a_terminal(input: &str, until: &str) -> Option<String> {
     let krou = env!("CARGO_BIN_EXE_krou");
     let mut child = Command::new("script")
         .args(["-qec", krou, "/dev/null"])
@@ -17,17 +19,37 @@ fn on_a_terminal(input: &str) -> Option<String> {
         .spawn()
         .ok()?;
     let mut stdin = child.stdin.take()?;
+    let mut stdout = child.stdout.take()?;
+    let (chunks, seen) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buffer = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buffer) {
+            if n == 0 || chunks.send(buffer[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
     stdin.write_all(input.as_bytes()).ok()?;
-    // `script` ends when its input does: let the engine answer first.
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    stdin.flush().ok()?;
+    // `script` ends when its input does: keep it open until the engine has answered.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut text = Vec::new();
+    while !String::from_utf8_lossy(&text).contains(until) && Instant::now() < deadline {
+        if let Ok(chunk) = seen.recv_timeout(Duration::from_millis(100)) {
+            text.extend(chunk);
+        }
+    }
     drop(stdin);
-    let output = child.wait_with_output().ok()?;
-    Some(String::from_utf8_lossy(&output.stdout).replace('\r', ""))
+    let _ = child.wait();
+    while let Ok(chunk) = seen.recv_timeout(Duration::from_millis(200)) {
+        text.extend(chunk);
+    }
+    Some(String::from_utf8_lossy(&text).replace('\r', ""))
 }
 
 #[test]
 fn a_person_is_greeted_helped_and_told_each_error_once() {
-    let Some(seen) = on_a_terminal("bogus\nhelp\nquit\n") else {
+    let Some(seen) = on_a_terminal("bogus\nhelp\n", "lists the other tools") else {
         eprintln!("skipped: `script` (util-linux) is not installed");
         return;
     };
