@@ -209,22 +209,7 @@ fn ctrl_c_ends_the_match_cleanly_with_the_games_so_far_written() {
         .spawn()
         .expect("krou runs");
     std::thread::sleep(Duration::from_millis(1500));
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-    let asked = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        assert!(
-            asked.elapsed() < Duration::from_secs(5),
-            "the referee hangs after Ctrl-C"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = stop_by(&mut child, "INT");
     assert_eq!(status.code(), Some(130));
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).expect("JSON")).expect("valid");
@@ -280,22 +265,7 @@ fn stopped_by(signal: &str) -> (Option<i32>, String, String, String) {
     }
     // Game 3 has started (and will never end: `hang` never moves).
     std::thread::sleep(Duration::from_millis(300));
-    let sent = Command::new("kill")
-        .args([&format!("-{signal}"), &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-    let asked = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        assert!(
-            asked.elapsed() < Duration::from_secs(5),
-            "no exit after {signal}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = stop_by(&mut child, signal);
     let mut stderr = String::new();
     if let Some(mut pipe) = child.stderr.take() {
         let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
@@ -543,4 +513,24 @@ fn a_second_ctrl_c_kills_the_engines_process_groups_before_exiting() {
         "the engine's child {pid} outlived the referee"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Sends `signal` (`INT`, `TERM`, `HUP`) to the referee and waits at most 5 s for it to exit.
+fn stop_by(child: &mut std::process::Child, signal: &str) -> std::process::ExitStatus {
+    let sent = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let asked = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return status;
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "the referee did not exit within 5 s of SIG{signal}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
