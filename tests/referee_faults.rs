@@ -3,7 +3,7 @@
 
 mod referee_support;
 
-use referee_support::{fake, krou, later, run_faulty_match};
+use referee_support::{fake, krou, later, run_faulty_match, scratch};
 use std::process::Command;
 
 /// Plays two games (colours swapped) of a fake engine in `mode` against `random`, and checks
@@ -167,6 +167,52 @@ fn a_start_failure_during_the_match_is_a_forfeit_named_in_the_summary_and_exits_
         "{stdout}"
     );
     assert!(stderr.contains("every game ended by a fault"), "{stderr}");
+}
+
+#[test]
+fn merged_shards_whose_every_game_ended_by_a_fault_say_so_and_exit_3() {
+    let dir = scratch("merge-faults");
+    let started = dir.join("started");
+    let engine = format!(
+        "name=bad {} after-first {} exit-at-once",
+        fake().display(),
+        started.display()
+    );
+    let mut shards = Vec::new();
+    for k in 1..=2 {
+        // The same command in both shards (one match): each shard's start check is its first.
+        let _ = std::fs::remove_file(&started);
+        let json = dir.join(format!("shard-{k}.json"));
+        let shard = format!("{k}/2");
+        let (status, _, stderr) = run_failing(&[
+            "--engine",
+            &engine,
+            "--engine",
+            "random",
+            "--games",
+            "4",
+            "--seed",
+            "1",
+            "--shard",
+            &shard,
+            "--json",
+            json.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(status, Some(3), "shard {k}: {stderr}");
+        shards.push(json);
+    }
+    let output = Command::new(krou())
+        .args(["match", "merge"])
+        .args(&shards)
+        .output()
+        .expect("krou runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("\nFaults: bad crash 4\n"), "{stdout}");
+    assert!(
+        stdout.contains("Every game ended by a fault: this match has no result"),
+        "{stdout}"
+    );
 }
 
 #[test]

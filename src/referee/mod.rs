@@ -39,15 +39,21 @@ use std::process::ExitCode;
 /// Runs `krou match` or its subcommand: a match exits 0 when it ended normally (all games, or
 /// an SPRT decision), 128 + the signal's number after SIGINT (130), SIGTERM (143) or SIGHUP
 /// (129), 2 when it could not start (an engine that does not start included), 3 when every game
-/// ended by a fault; `merge` and `report` exit 0
-/// when done, 2 otherwise.
+/// ended by a fault; `merge` exits 0 when done, 3 when every game merged ended by a fault, 2
+/// otherwise; `report` 0 when done, 2 otherwise.
 pub fn main(cli: MatchCli) -> ExitCode {
     let (done, name) = match cli.command {
         None => return play(cli.args),
-        Some(MatchCommand::Merge(args)) => (
-            records::merge::run(&args).map_err(|e| e.to_string()),
-            "merge",
-        ),
+        Some(MatchCommand::Merge(args)) => match records::merge::run(&args) {
+            Ok(true) => {
+                eprintln!(
+                    "krou match merge: every game ended by a fault (see 'Faults' in the summary)"
+                );
+                return ExitCode::from(3);
+            }
+            Ok(false) => (Ok(()), "merge"),
+            Err(e) => (Err(e.to_string()), "merge"),
+        },
         Some(MatchCommand::Report(args)) => {
             (report::run(&args).map_err(|e| e.to_string()), "report")
         }

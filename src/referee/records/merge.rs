@@ -57,8 +57,9 @@ fn count_field(value: &Value, key: &str, path: &Path) -> Result<usize, BadMerge>
         .ok_or_else(|| BadMerge(format!("{}: no \"{key}\" count", path.display())))
 }
 
-/// Runs `krou match merge`: the merged summary to stdout, the JSON to `--json`.
-pub fn run(args: &MergeArgs) -> Result<(), BadMerge> {
+/// Runs `krou match merge`: the merged summary to stdout, the JSON to `--json`. Returns
+/// whether every game merged ended by a fault (the match then has no result).
+pub fn run(args: &MergeArgs) -> Result<bool, BadMerge> {
     let outputs: Vec<(&str, &Path)> = args
         .json
         .as_deref()
@@ -87,7 +88,7 @@ pub fn run(args: &MergeArgs) -> Result<(), BadMerge> {
             merged.count
         );
     }
-    Ok(())
+    Ok(standings.every_game_faulted())
 }
 
 /// Merges the shards: their standings recounted from every game, the report one process would
@@ -275,6 +276,21 @@ fn count(
         Some("south" | "north") => Some(0.0),
         Some(other) => return Err(bad(&format!("winner '{other}'"))),
     };
+    let faulty = match entry.fault_by.as_deref() {
+        Some("south") => Some(&entry.south),
+        Some("north") => Some(&entry.north),
+        _ => None,
+    };
+    if let (Some(engine), Some(_)) = (faulty, score) {
+        let index = names
+            .iter()
+            .position(|n| n == engine)
+            .ok_or_else(|| bad("the engine at fault does not play"))?;
+        *standings
+            .faults
+            .entry((index, entry.reason.clone()))
+            .or_default() += 1;
+    }
     standings.add_result(entry.pairing, entry.pair, score, &entry.reason);
     Ok(())
 }

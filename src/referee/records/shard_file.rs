@@ -45,6 +45,8 @@ pub struct GameLine {
     pub winner: Option<String>,
     /// `reason`.
     pub reason: String,
+    /// `fault_by`: `south` or `north` when a side lost by a fault, else `None`.
+    pub fault_by: Option<String>,
     /// The whole entry as compact JSON.
     pub text: String,
 }
@@ -73,6 +75,7 @@ impl GameLine {
             north: text("north")?,
             winner: entry["winner"].as_str().map(String::from),
             reason: text("reason")?,
+            fault_by: entry["fault_by"].as_str().map(String::from),
             text: entry.to_string(),
         })
     }
