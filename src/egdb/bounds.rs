@@ -8,10 +8,13 @@
 //! - `49..=219`: the value is not settled by forced play (best play may loop). The code names a
 //!   pair `BREAKS[i] < BREAKS[j]` with `BREAKS[i] <= lo` and `hi <= BREAKS[j]`: the proven bounds,
 //!   widened outward to the nearest break so that a pair fits in the byte, then narrowed to the
-//!   parity of the seed count (every seed on the board ends up with one side, so a value has the
-//!   parity of the seeds). Widening only loses precision; the interval still contains every
-//!   value the real rules can give.
-//! - `220..=255`: never written; a file holding one is corrupt.
+//!   seeds on the board (the outer breaks stand for "as far as the seeds allow") and to their
+//!   parity (every seed on the board ends up with one side, so a value has the parity of the
+//!   seeds). Widening only loses precision; the interval still contains every value the real
+//!   rules can give.
+//! - `220..=231`: the value is exactly −25, +25, −26, +26, … , −30, +30 (boards of more than 24
+//!   seeds; codes below 220 mean the same for every seed count);
+//! - `232..=255`: never written; a file holding one is corrupt.
 
 /// Proven bounds `lo <= value <= hi` on the margin the side to move will still gain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,13 +64,17 @@ impl std::fmt::Display for Bounds {
     }
 }
 
-/// The margins an interval code may end on.
+/// The margins an interval code may end on; the outer two stand for the most the seeds allow.
 const BREAKS: [i8; 19] = [
-    -24, -16, -12, -9, -6, -4, -3, -2, -1, 0, 1, 2, 3, 4, 6, 9, 12, 16, 24,
+    -48, -16, -12, -9, -6, -4, -3, -2, -1, 0, 1, 2, 3, 4, 6, 9, 12, 16, 48,
 ];
 const EXACT_CODES: u8 = 49;
+/// The first code of the exact values beyond ±24.
+const WIDE_EXACT: u8 = EXACT_CODES + (BREAKS.len() * (BREAKS.len() - 1) / 2) as u8;
+/// The largest magnitude of an exact value a code can hold.
+const WIDEST: i8 = 30;
 /// One past the largest code ever written.
-pub const CODE_LIMIT: u8 = EXACT_CODES + (BREAKS.len() * (BREAKS.len() - 1) / 2) as u8;
+pub const CODE_LIMIT: u8 = WIDE_EXACT + 2 * (WIDEST - 24) as u8;
 
 /// The code of an interval between breaks `i < j`.
 const fn pair_code(i: usize, j: usize) -> u8 {
@@ -77,9 +84,12 @@ const fn pair_code(i: usize, j: usize) -> u8 {
     EXACT_CODES + (before + (j - i - 1)) as u8
 }
 
-/// The byte stored for `bounds` (which lie in −24..=24).
+/// The byte stored for `bounds` (which lie in −30..=30).
 pub fn encode(bounds: Bounds) -> u8 {
     if let Some(v) = bounds.value() {
+        if v.abs() > 24 {
+            return WIDE_EXACT + 2 * (v.unsigned_abs() - 25) + u8::from(v > 0);
+        }
         return (v + 24) as u8;
     }
     let i = BREAKS.iter().rposition(|&b| b <= bounds.lo).unwrap_or(0);
@@ -97,6 +107,12 @@ pub fn decode(code: u8, seeds: u8) -> Option<Bounds> {
     if code < EXACT_CODES {
         let v = code as i8 - 24;
         return (v.abs() <= limit).then_some(Bounds::exact(v));
+    }
+    if code >= WIDE_EXACT {
+        let step = code - WIDE_EXACT;
+        let magnitude = 25 + (step / 2) as i8;
+        let v = if step % 2 == 1 { magnitude } else { -magnitude };
+        return (code < CODE_LIMIT && magnitude <= limit).then_some(Bounds::exact(v));
     }
     let mut rest = usize::from(code.checked_sub(EXACT_CODES)?);
     for i in 0..BREAKS.len() - 1 {
@@ -119,18 +135,64 @@ mod tests {
 
     #[test]
     fn exact_values_round_trip() {
-        for v in -24..=24 {
-            assert_eq!(decode(encode(Bounds::exact(v)), 24), Some(Bounds::exact(v)));
+        for v in -WIDEST..=WIDEST {
+            let code = encode(Bounds::exact(v));
+            assert!(code < CODE_LIMIT);
+            assert_eq!(decode(code, WIDEST as u8), Some(Bounds::exact(v)));
+            assert_eq!(decode(code, v.unsigned_abs()), Some(Bounds::exact(v)));
+            if v.abs() > 0 {
+                assert_eq!(
+                    decode(code, v.unsigned_abs() - 1),
+                    None,
+                    "{v} beyond the seeds"
+                );
+            }
+        }
+    }
+
+    /// The decoding of format 1 before boards of more than 24 seeds: outer breaks ±24.
+    fn decode_up_to_24(code: u8, seeds: u8) -> Option<Bounds> {
+        const OLD: [i8; 19] = [
+            -24, -16, -12, -9, -6, -4, -3, -2, -1, 0, 1, 2, 3, 4, 6, 9, 12, 16, 24,
+        ];
+        let limit = seeds as i8;
+        if code < EXACT_CODES {
+            let v = code as i8 - 24;
+            return (v.abs() <= limit).then_some(Bounds::exact(v));
+        }
+        let mut pairs = Vec::new();
+        for (i, &lo) in OLD.iter().enumerate() {
+            for &hi in &OLD[i + 1..] {
+                pairs.push((lo, hi));
+            }
+        }
+        let &(lo, hi) = pairs.get(usize::from(code - EXACT_CODES))?;
+        let (mut lo, mut hi) = (lo.max(-limit), hi.min(limit));
+        lo += (lo - limit).rem_euclid(2);
+        hi -= (hi - limit).rem_euclid(2);
+        (lo < hi).then_some(Bounds { lo, hi })
+    }
+
+    #[test]
+    fn files_of_up_to_24_seeds_decode_as_they_always_did() {
+        for seeds in 0..=24u8 {
+            for code in 0..=255u8 {
+                assert_eq!(
+                    decode(code, seeds),
+                    decode_up_to_24(code, seeds),
+                    "{code} {seeds}"
+                );
+            }
         }
     }
 
     #[test]
     fn intervals_decode_to_an_enclosing_interval() {
-        for seeds in 1..=24i8 {
+        for seeds in 1..=WIDEST {
             for lo in (-seeds..seeds).step_by(2) {
                 for hi in (lo + 2..=seeds).step_by(2) {
                     let code = encode(Bounds { lo, hi });
-                    assert!((EXACT_CODES..CODE_LIMIT).contains(&code));
+                    assert!((EXACT_CODES..WIDE_EXACT).contains(&code));
                     let back = decode(code, seeds as u8).expect("a written code decodes");
                     assert!(back.lo <= lo && hi <= back.hi, "{lo}..{hi} -> {back}");
                     assert!(back.lo < back.hi);
@@ -148,7 +210,10 @@ mod tests {
             {
                 assert_eq!(
                     decode(encode(Bounds { lo, hi }), 24),
-                    Some(Bounds { lo, hi })
+                    Some(Bounds {
+                        lo: lo.max(-24),
+                        hi: hi.min(24)
+                    })
                 );
             }
         }

@@ -7,9 +7,10 @@
 
 use crate::rules::{Position, Side};
 
-/// The most seeds a table may hold: 24 seeds is 417,225,900 boards (C(35, 11)); the tables for
-/// 0 to 24 seeds hold 1,251,677,700 in all.
-pub const MAX_SEEDS: u8 = 24;
+/// The most seeds a table may hold: 30 seeds is 3,159,461,968 boards (C(41, 11)), the most
+/// whose index still fits a `u32` with room to spare; 26 seeds is 854,992,152 boards and the
+/// tables for 0 to 26 seeds hold 2,707,475,148 in all.
+pub const MAX_SEEDS: u8 = 30;
 
 /// A board seen from the side to move: pits 0–5 belong to the mover.
 pub type Board = [u8; 12];
@@ -126,6 +127,9 @@ mod tests {
         assert_eq!(up_to_24, 1_251_677_700);
         let up_to_20: u64 = (0..=20).map(board_count).sum();
         assert_eq!(up_to_20, 225_792_840);
+        let up_to_26: u64 = (0..=26).map(board_count).sum();
+        assert_eq!(up_to_26, 2_707_475_148);
+        assert_eq!(board_count(MAX_SEEDS), 3_159_461_968);
     }
 
     /// Every board of n seeds, enumerated independently of the index.
@@ -167,7 +171,10 @@ mod tests {
         let count = board_count(MAX_SEEDS);
         for i in (0..count).step_by(9_999_991).chain([count - 1]) {
             let board = board_at(i as u32, MAX_SEEDS);
-            assert_eq!(board.iter().map(|&s| u32::from(s)).sum::<u32>(), 24);
+            assert_eq!(
+                board.iter().map(|&s| u32::from(s)).sum::<u32>(),
+                u32::from(MAX_SEEDS)
+            );
             assert_eq!(u64::from(index(&board)), i);
         }
     }

@@ -102,6 +102,9 @@ impl Tables {
 
     /// Builds (or loads, when a valid file is already there) every layer up to `max_seeds`
     /// into `dir`, one file each, so an interrupted build resumes at the first missing file.
+    ///
+    /// While a layer is built only the layers a capture can reach (two seeds fewer and below)
+    /// are held in memory; the layer just below is read back from its file afterwards.
     pub fn build_into(
         dir: &Path,
         rule: GrandSlam,
@@ -117,10 +120,23 @@ impl Tables {
                     if !matches!(&e.error, super::file::FileError::Io(_)) {
                         log::warn!("{e}; building it again");
                     }
-                    tables.build_next(threads, report);
-                    if let Some(layer) = tables.layers.last() {
-                        write_layer(dir, rule, layer)?;
+                    // No capture takes a single seed: the layer just below is never probed.
+                    let just_below = if seeds >= 2 {
+                        tables.layers.pop()
+                    } else {
+                        None
+                    };
+                    let codes = build_layer(seeds, rule, &tables.layers, threads, report);
+                    let layer = Layer::new(seeds, codes).map_err(|e| TableFileError {
+                        path: dir.join(super::file::file_name(rule, seeds)),
+                        error: super::file::FileError::Layer(e),
+                    })?;
+                    write_layer(dir, rule, &layer)?;
+                    if just_below.is_some() {
+                        drop(just_below);
+                        tables.layers.push(read_layer(dir, rule, seeds - 1)?);
                     }
+                    tables.layers.push(layer);
                 }
             }
         }
