@@ -31,7 +31,7 @@ use super::bounds::{Bounds, encode};
 use super::index::{board_at, board_count, index};
 use super::layer::Layer;
 use crate::rules::GrandSlam;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Not derived yet.
@@ -83,7 +83,7 @@ enum Grow {
 pub fn build_layer(
     seeds: u8,
     rule: GrandSlam,
-    lower: &[Layer],
+    lower: &[Arc<Layer>],
     threads: usize,
     report: &(dyn Fn(Progress) + Sync),
 ) -> Vec<u8> {
@@ -161,7 +161,7 @@ fn each_item<T: Send>(
 fn read_moves(
     seeds: u8,
     rule: GrandSlam,
-    lower: &[Layer],
+    lower: &[Arc<Layer>],
     threads: usize,
 ) -> (Vec<i8>, Vec<i8>, Vec<u8>) {
     let count = board_count(seeds) as usize;

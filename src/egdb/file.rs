@@ -17,7 +17,7 @@
 use super::layer::{Layer, LayerError};
 use crate::rules::GrandSlam;
 use std::fmt;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The first bytes of every table file.
@@ -175,52 +175,72 @@ fn u64_at(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(word)
 }
 
-/// Parses the bytes of a table file that should hold `seeds` seeds under `rule`.
-pub fn parse_layer(bytes: &[u8], rule: GrandSlam, seeds: u8) -> Result<Layer, FileError> {
-    if bytes.len() < HEADER_LEN {
+/// Checks a file's header for `seeds` seeds under `rule`, given the file's length; returns the
+/// number of codes that follow it.
+fn check_header(header: &[u8], length: u64, rule: GrandSlam, seeds: u8) -> Result<u64, FileError> {
+    if header.len() < HEADER_LEN {
         return Err(FileError::Truncated {
             expected: HEADER_LEN as u64,
-            found: bytes.len() as u64,
+            found: length,
         });
     }
-    if &bytes[..8] != MAGIC {
+    if &header[..8] != MAGIC {
         return Err(FileError::BadMagic);
     }
-    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    let version = u32::from_le_bytes([header[8], header[9], header[10], header[11]]);
     if version != FORMAT_VERSION {
         return Err(FileError::Version(version));
     }
-    if bytes[12] != rule_byte(rule) {
+    if header[12] != rule_byte(rule) {
         return Err(FileError::Rule {
             expected: rule,
-            found: bytes[12],
+            found: header[12],
         });
     }
-    if bytes[13] != seeds {
+    if header[13] != seeds {
         return Err(FileError::Seeds {
             expected: seeds,
-            found: bytes[13],
+            found: header[13],
         });
     }
-    let count = u64_at(bytes, 16);
-    let codes = &bytes[HEADER_LEN..];
-    if codes.len() as u64 != count {
+    let count = u64_at(header, 16);
+    if length - HEADER_LEN as u64 != count {
         return Err(FileError::Truncated {
             expected: HEADER_LEN as u64 + count,
-            found: bytes.len() as u64,
+            found: length,
         });
     }
-    if checksum(codes) != u64_at(bytes, 24) {
-        return Err(FileError::Checksum);
-    }
-    Layer::new(seeds, codes.to_vec()).map_err(FileError::Layer)
+    Ok(count)
 }
 
-/// Reads the layer of `seeds` seeds under `rule` from `dir`.
+/// The layer of these codes, checked against the header's checksum.
+fn checked_layer(header: &[u8], codes: Vec<u8>, seeds: u8) -> Result<Layer, FileError> {
+    if checksum(&codes) != u64_at(header, 24) {
+        return Err(FileError::Checksum);
+    }
+    Layer::new(seeds, codes).map_err(FileError::Layer)
+}
+
+/// Parses the bytes of a table file that should hold `seeds` seeds under `rule`.
+pub fn parse_layer(bytes: &[u8], rule: GrandSlam, seeds: u8) -> Result<Layer, FileError> {
+    let header = &bytes[..bytes.len().min(HEADER_LEN)];
+    check_header(header, bytes.len() as u64, rule, seeds)?;
+    checked_layer(header, bytes[HEADER_LEN..].to_vec(), seeds)
+}
+
+/// Reads the layer of `seeds` seeds under `rule` from `dir`, the codes straight into the
+/// layer's memory.
 pub fn read_layer(dir: &Path, rule: GrandSlam, seeds: u8) -> Result<Layer, TableFileError> {
     let path = dir.join(file_name(rule, seeds));
-    let result = std::fs::read(&path)
-        .map_err(FileError::Io)
-        .and_then(|bytes| parse_layer(&bytes, rule, seeds));
-    result.map_err(|error| TableFileError { path, error })
+    let read = || -> Result<Layer, FileError> {
+        let mut file = std::fs::File::open(&path).map_err(FileError::Io)?;
+        let length = file.metadata().map_err(FileError::Io)?.len();
+        let mut header = vec![0u8; HEADER_LEN.min(length as usize)];
+        file.read_exact(&mut header).map_err(FileError::Io)?;
+        let count = check_header(&header, length, rule, seeds)?;
+        let mut codes = vec![0u8; count as usize];
+        file.read_exact(&mut codes).map_err(FileError::Io)?;
+        checked_layer(&header, codes, seeds)
+    };
+    read().map_err(|error| TableFileError { path, error })
 }

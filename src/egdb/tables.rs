@@ -9,12 +9,14 @@ use super::index::{MAX_SEEDS, normalised};
 use super::layer::Layer;
 use crate::rules::{Game, GrandSlam, Move, Position};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Endgame tables for every seed count from 0 up to [`Tables::max_seeds`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tables {
     rule: GrandSlam,
-    layers: Vec<Layer>,
+    /// Shared, so that a copy of the tables (one handed to a search) costs no memory.
+    layers: Vec<Arc<Layer>>,
 }
 
 /// A probe of a position within a game.
@@ -55,12 +57,12 @@ impl Tables {
 
     /// The largest seed count covered, or `None` for no tables.
     pub fn max_seeds(&self) -> Option<u8> {
-        self.layers.last().map(Layer::seeds)
+        self.layers.last().map(|layer| layer.seeds())
     }
 
     /// The layer of `seeds` seeds, if covered.
     pub fn layer(&self, seeds: u8) -> Option<&Layer> {
-        self.layers.get(usize::from(seeds))
+        self.layers.get(usize::from(seeds)).map(|layer| &**layer)
     }
 
     /// Adds the next layer (one more seed than the largest covered) by building it.
@@ -68,7 +70,7 @@ impl Tables {
         let seeds = self.layers.len() as u8;
         let codes = build_layer(seeds, self.rule, &self.layers, threads, report);
         if let Ok(layer) = Layer::new(seeds, codes) {
-            self.layers.push(layer);
+            self.layers.push(Arc::new(layer));
         }
     }
 
@@ -86,15 +88,29 @@ impl Tables {
     /// `max_seeds`). A missing file ends the tables quietly; a refused one is returned beside
     /// the tables loaded below it, which stay usable.
     pub fn load(dir: &Path, rule: GrandSlam, max_seeds: u8) -> (Tables, Option<TableFileError>) {
+        Tables::load_each(dir, rule, max_seeds, |_| true)
+    }
+
+    /// [`Tables::load`], showing the tables to `loaded` after each layer; loading stops early
+    /// when it returns `false`.
+    pub fn load_each(
+        dir: &Path,
+        rule: GrandSlam,
+        max_seeds: u8,
+        mut loaded: impl FnMut(&Tables) -> bool,
+    ) -> (Tables, Option<TableFileError>) {
         let mut tables = Tables::empty(rule);
         for seeds in 0..=max_seeds.min(MAX_SEEDS) {
             match read_layer(dir, rule, seeds) {
-                Ok(layer) => tables.layers.push(layer),
+                Ok(layer) => tables.layers.push(Arc::new(layer)),
                 Err(e) => {
                     let missing = matches!(&e.error, super::file::FileError::Io(io)
                         if io.kind() == std::io::ErrorKind::NotFound);
                     return (tables, (!missing).then_some(e));
                 }
+            }
+            if !loaded(&tables) {
+                break;
             }
         }
         (tables, None)
@@ -115,7 +131,7 @@ impl Tables {
         let mut tables = Tables::empty(rule);
         for seeds in 0..=max_seeds.min(MAX_SEEDS) {
             match read_layer(dir, rule, seeds) {
-                Ok(layer) => tables.layers.push(layer),
+                Ok(layer) => tables.layers.push(Arc::new(layer)),
                 Err(e) => {
                     if !matches!(&e.error, super::file::FileError::Io(_)) {
                         log::warn!("{e}; building it again");
@@ -134,9 +150,11 @@ impl Tables {
                     write_layer(dir, rule, &layer)?;
                     if just_below.is_some() {
                         drop(just_below);
-                        tables.layers.push(read_layer(dir, rule, seeds - 1)?);
+                        tables
+                            .layers
+                            .push(Arc::new(read_layer(dir, rule, seeds - 1)?));
                     }
-                    tables.layers.push(layer);
+                    tables.layers.push(Arc::new(layer));
                 }
             }
         }

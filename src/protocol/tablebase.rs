@@ -150,7 +150,7 @@ fn publish(shared: &Shared, request: u64, tables: Tables) -> bool {
 fn build(shared: &Shared, request: u64, rule: GrandSlam) {
     let started = std::time::Instant::now();
     let dir = crate::egdb::default_dir();
-    let (mut tables, error) = Tables::load(&dir, rule, MAX_SEEDS);
+    let (mut tables, error) = load_publishing(shared, request, rule, &dir);
     if let Some(e) = error {
         log::info!("endgame table cache: {e}; rebuilding from there");
     }
@@ -181,10 +181,34 @@ fn build(shared: &Shared, request: u64, rule: GrandSlam) {
     );
 }
 
+/// Loads the tables in `dir`, handing over each layer from [`BUILT_IN_SEEDS`] on as soon as it
+/// is read (the larger layers of a big set take seconds), and stopping when a newer request
+/// came.
+fn load_publishing(
+    shared: &Shared,
+    request: u64,
+    rule: GrandSlam,
+    dir: &Path,
+) -> (Tables, Option<crate::egdb::TableFileError>) {
+    let started = std::time::Instant::now();
+    let loaded = Tables::load_each(dir, rule, MAX_SEEDS, |tables| {
+        tables.max_seeds().is_none_or(|n| n < BUILT_IN_SEEDS)
+            || publish(shared, request, tables.clone())
+    });
+    if let Some(n) = loaded.0.max_seeds() {
+        log::debug!(
+            "endgame tables 0-{n} seeds read from {} in {:.2} s",
+            dir.display(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    loaded
+}
+
 /// Loads the tables from `dir`; a refused file or no file at all gives one error line, and the
 /// engine goes on with the layers below the refused one (or, with none, the built-in tables).
 fn load(shared: &Shared, request: u64, rule: GrandSlam, dir: &Path, output: &Output) {
-    let (tables, error) = Tables::load(dir, rule, MAX_SEEDS);
+    let (tables, error) = load_publishing(shared, request, rule, dir);
     let covered = tables.max_seeds();
     if let Some(e) = error {
         output.send(&Response::Error(format!("EndgameDatabase: {e}")));
