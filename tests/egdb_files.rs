@@ -132,3 +132,38 @@ fn a_build_resumes_at_the_first_missing_or_bad_file() {
     assert!(file::read_layer(&dir, RULE, 3).is_ok());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// FNV-1a, 64 bits, byte by byte: the checksum of format version 1.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[test]
+fn files_of_format_1_are_read_and_a_build_rewrites_them_in_the_current_format() {
+    let dir = scratch("format1");
+    built(&dir, 6);
+    let current = bytes_of(&dir, 5);
+    assert_eq!(current[8], 2, "files are written in format 2");
+    // The same layer as format 1 wrote it: version 1, byte-by-byte FNV-1a.
+    let mut old = current.clone();
+    old[8] = 1;
+    let sum = fnv1a(&old[32..]);
+    old[24..32].copy_from_slice(&sum.to_le_bytes());
+    assert!(file::parse_layer(&old, RULE, 5).is_ok());
+    let mut corrupt = old.clone();
+    corrupt[40] ^= 1;
+    assert!(matches!(
+        file::parse_layer(&corrupt, RULE, 5),
+        Err(FileError::Checksum)
+    ));
+    std::fs::write(dir.join(file::file_name(RULE, 5)), &old).expect("write format 1");
+    let (loaded, refused) = Tables::load(&dir, RULE, 24);
+    assert!(refused.is_none());
+    assert_eq!(loaded.max_seeds(), Some(6));
+    let rebuilt = built(&dir, 6);
+    assert_eq!(rebuilt, loaded);
+    assert_eq!(bytes_of(&dir, 5), current, "rewritten in format 2, codes unchanged");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,12 +3,12 @@
 //! ```text
 //! offset size  field
 //!      0    8  magic "KROUEGDB"
-//!      8    4  format version, little-endian (1)
+//!      8    4  format version, little-endian (2; version 1 files are read too)
 //!     12    1  grand-slam rule: 0 no-capture, 1 forbidden, 2 capture-all
 //!     13    1  seeds on every board
 //!     14    2  zero
 //!     16    8  number of boards, little-endian: C(seeds + 11, 11)
-//!     24    8  FNV-1a 64 checksum of the codes, little-endian
+//!     24    8  checksum of the codes, little-endian (see `checksum`)
 //!     32    …  one code per board, in index order (see `bounds`)
 //! ```
 //! Files are written to a temporary name in the same directory, synced, then renamed, so a file
@@ -22,8 +22,9 @@ use std::path::{Path, PathBuf};
 
 /// The first bytes of every table file.
 pub const MAGIC: &[u8; 8] = b"KROUEGDB";
-/// The format this code reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format this code writes. It reads this one and version 1, which differs only in its
+/// checksum (slower to compute); `krou egdb build` rewrites version 1 files it finds.
+pub const FORMAT_VERSION: u32 = 2;
 const HEADER_LEN: usize = 32;
 
 /// The file name of the layer of `seeds` seeds under `rule`, e.g. `no-capture-12.egdb`.
@@ -78,7 +79,7 @@ impl fmt::Display for FileError {
             FileError::Version(v) => {
                 write!(
                     f,
-                    "format version {v}, but this Krou reads {FORMAT_VERSION}"
+                    "format version {v}, but this Krou reads versions 1 to {FORMAT_VERSION}"
                 )
             }
             FileError::Rule { expected, found } => match rule_of(*found) {
@@ -125,11 +126,41 @@ fn rule_of(byte: u8) -> Option<GrandSlam> {
     GrandSlam::ALL.into_iter().find(|&r| rule_byte(r) == byte)
 }
 
-/// FNV-1a, 64 bits.
-fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// The checksum of `codes` in format `version`:
+/// - 1: FNV-1a, 64 bits, byte by byte;
+/// - 2: four FNV-1a lanes over the little-endian 64-bit words of each 32-byte block (the last
+///   block padded with zeros), then the four lanes folded by FNV-1a: eight times fewer
+///   multiplications than version 1, in four independent chains, so a 2.7 GB set of tables is
+///   checked in a fraction of a second instead of seconds.
+fn checksum(version: u32, codes: &[u8]) -> u64 {
+    if version == 1 {
+        return codes.iter().fold(FNV_OFFSET, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(FNV_PRIME)
+        });
+    }
+    let fold = |lanes: &mut [u64; 4], block: &[u8]| {
+        for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+            *lane = (*lane ^ word).wrapping_mul(FNV_PRIME);
+        }
+    };
+    let mut lanes = [FNV_OFFSET; 4];
+    let mut blocks = codes.chunks_exact(32);
+    for block in &mut blocks {
+        fold(&mut lanes, block);
+    }
+    let rest = blocks.remainder();
+    if !rest.is_empty() {
+        let mut last = [0u8; 32];
+        last[..rest.len()].copy_from_slice(rest);
+        fold(&mut lanes, &last);
+    }
+    lanes
+        .iter()
+        .fold(FNV_OFFSET, |h, &lane| (h ^ lane).wrapping_mul(FNV_PRIME))
 }
 
 fn header(rule: GrandSlam, layer: &Layer) -> [u8; HEADER_LEN] {
@@ -139,7 +170,7 @@ fn header(rule: GrandSlam, layer: &Layer) -> [u8; HEADER_LEN] {
     h[12] = rule_byte(rule);
     h[13] = layer.seeds();
     h[16..24].copy_from_slice(&(layer.codes().len() as u64).to_le_bytes());
-    h[24..32].copy_from_slice(&checksum(layer.codes()).to_le_bytes());
+    h[24..32].copy_from_slice(&checksum(FORMAT_VERSION, layer.codes()).to_le_bytes());
     h
 }
 
@@ -178,6 +209,7 @@ fn u64_at(bytes: &[u8], at: usize) -> u64 {
 /// Checks a file's header for `seeds` seeds under `rule`, given the file's length; returns the
 /// number of codes that follow it.
 fn check_header(header: &[u8], length: u64, rule: GrandSlam, seeds: u8) -> Result<u64, FileError> {
+    let version = version_of(header);
     if header.len() < HEADER_LEN {
         return Err(FileError::Truncated {
             expected: HEADER_LEN as u64,
@@ -187,8 +219,7 @@ fn check_header(header: &[u8], length: u64, rule: GrandSlam, seeds: u8) -> Resul
     if &header[..8] != MAGIC {
         return Err(FileError::BadMagic);
     }
-    let version = u32::from_le_bytes([header[8], header[9], header[10], header[11]]);
-    if version != FORMAT_VERSION {
+    if !(1..=FORMAT_VERSION).contains(&version) {
         return Err(FileError::Version(version));
     }
     if header[12] != rule_byte(rule) {
@@ -213,9 +244,17 @@ fn check_header(header: &[u8], length: u64, rule: GrandSlam, seeds: u8) -> Resul
     Ok(count)
 }
 
+/// The format version a header names (0 for a header too short to name one).
+fn version_of(header: &[u8]) -> u32 {
+    match header.get(8..12) {
+        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+        _ => 0,
+    }
+}
+
 /// The layer of these codes, checked against the header's checksum.
 fn checked_layer(header: &[u8], codes: Vec<u8>, seeds: u8) -> Result<Layer, FileError> {
-    if checksum(&codes) != u64_at(header, 24) {
+    if checksum(version_of(header), &codes) != u64_at(header, 24) {
         return Err(FileError::Checksum);
     }
     Layer::new(seeds, codes).map_err(FileError::Layer)
@@ -231,8 +270,17 @@ pub fn parse_layer(bytes: &[u8], rule: GrandSlam, seeds: u8) -> Result<Layer, Fi
 /// Reads the layer of `seeds` seeds under `rule` from `dir`, the codes straight into the
 /// layer's memory.
 pub fn read_layer(dir: &Path, rule: GrandSlam, seeds: u8) -> Result<Layer, TableFileError> {
+    read_layer_and_version(dir, rule, seeds).map(|(layer, _)| layer)
+}
+
+/// [`read_layer`], with the format version of the file.
+pub fn read_layer_and_version(
+    dir: &Path,
+    rule: GrandSlam,
+    seeds: u8,
+) -> Result<(Layer, u32), TableFileError> {
     let path = dir.join(file_name(rule, seeds));
-    let read = || -> Result<Layer, FileError> {
+    let read = || -> Result<(Layer, u32), FileError> {
         let mut file = std::fs::File::open(&path).map_err(FileError::Io)?;
         let length = file.metadata().map_err(FileError::Io)?.len();
         let mut header = vec![0u8; HEADER_LEN.min(length as usize)];
@@ -240,7 +288,28 @@ pub fn read_layer(dir: &Path, rule: GrandSlam, seeds: u8) -> Result<Layer, Table
         let count = check_header(&header, length, rule, seeds)?;
         let mut codes = vec![0u8; count as usize];
         file.read_exact(&mut codes).map_err(FileError::Io)?;
-        checked_layer(&header, codes, seeds)
+        Ok((checked_layer(&header, codes, seeds)?, version_of(&header)))
     };
     read().map_err(|error| TableFileError { path, error })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_format_2_checksum_sees_every_byte_and_its_place() {
+        let codes: Vec<u8> = (0..100u32).map(|i| (i * 7 % 220) as u8).collect();
+        let base = checksum(2, &codes);
+        for at in [0, 7, 8, 31, 32, 63, 64, 95, 96, 99] {
+            let mut changed = codes.clone();
+            changed[at] ^= 1;
+            assert_ne!(checksum(2, &changed), base, "byte {at}");
+        }
+        let mut swapped = codes.clone();
+        swapped.swap(0, 8);
+        assert_ne!(checksum(2, &swapped), base, "words of one block swapped");
+        assert_ne!(checksum(2, &codes[..99]), base, "one byte fewer");
+        assert_ne!(checksum(1, &codes), base);
+    }
 }

@@ -4,7 +4,9 @@
 use super::board::{for_each_child, own_split};
 use super::bounds::Bounds;
 use super::build::{Progress, build_layer};
-use super::file::{TableFileError, read_layer, write_layer};
+use super::file::{
+    FORMAT_VERSION, TableFileError, read_layer, read_layer_and_version, write_layer,
+};
 use super::index::{MAX_SEEDS, normalised};
 use super::layer::Layer;
 use crate::rules::{Game, GrandSlam, Move, Position};
@@ -120,7 +122,8 @@ impl Tables {
     /// into `dir`, one file each, so an interrupted build resumes at the first missing file.
     ///
     /// While a layer is built only the layers a capture can reach (two seeds fewer and below)
-    /// are held in memory; the layer just below is read back from its file afterwards.
+    /// are held in memory; the layer just below is read back from its file afterwards. Files
+    /// of an older format are rewritten in the current one.
     pub fn build_into(
         dir: &Path,
         rule: GrandSlam,
@@ -130,8 +133,13 @@ impl Tables {
     ) -> Result<Tables, TableFileError> {
         let mut tables = Tables::empty(rule);
         for seeds in 0..=max_seeds.min(MAX_SEEDS) {
-            match read_layer(dir, rule, seeds) {
-                Ok(layer) => tables.layers.push(Arc::new(layer)),
+            match read_layer_and_version(dir, rule, seeds) {
+                Ok((layer, version)) => {
+                    if version < FORMAT_VERSION {
+                        write_layer(dir, rule, &layer)?;
+                    }
+                    tables.layers.push(Arc::new(layer));
+                }
                 Err(e) => {
                     if !matches!(&e.error, super::file::FileError::Io(_)) {
                         log::warn!("{e}; building it again");
