@@ -77,6 +77,12 @@ fn bad_files_are_refused_with_the_reason() {
         parse(&good, RULE, 5),
         Err(FileError::Seeds { found: 4, .. })
     ));
+    let mut count = good.clone();
+    count[16..24].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert!(matches!(
+        parse(&count, RULE, 4),
+        Err(FileError::Layer(krou::egdb::layer::LayerError::WrongLength { .. }))
+    ));
     let mut flipped = good.clone();
     let last = flipped.len() - 1;
     flipped[last] ^= 1;
@@ -164,6 +170,10 @@ fn files_of_format_1_are_read_and_a_build_rewrites_them_in_the_current_format() 
     assert_eq!(loaded.max_seeds(), Some(6));
     let rebuilt = built(&dir, 6);
     assert_eq!(rebuilt, loaded);
-    assert_eq!(bytes_of(&dir, 5), current, "rewritten in format 2, codes unchanged");
+    assert_eq!(
+        bytes_of(&dir, 5),
+        current,
+        "rewritten in format 2, codes unchanged"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

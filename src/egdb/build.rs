@@ -73,7 +73,7 @@ enum Grow {
     /// Parents of boards that joined `hi <= -t` join `lo >= t`.
     Lo,
     /// Parents of boards that joined `lo >= t` lose a quiet move, and join `hi <= -t` when
-    /// none is left.
+    /// none is left and their captures allow it.
     Hi,
 }
 
@@ -218,6 +218,10 @@ impl Work<'_> {
         let started = Instant::now();
         let (mut joined_lo, mut joined_hi) = self.seed_sets(t, last);
         let seeded = started.elapsed().as_secs_f64();
+        if last {
+            // Every board is in both sets now: no round can add anything.
+            return;
+        }
         let (mut joins, mut rounds) = (joined_lo.len() + joined_hi.len(), 0);
         while !(joined_lo.is_empty() && joined_hi.is_empty()) {
             let from_hi = self.spread(&joined_hi, Grow::Lo, t);
@@ -296,7 +300,10 @@ impl Work<'_> {
                     })
                 })
                 .collect();
-            lists.into_iter().filter_map(|h| h.join().ok()).collect()
+            lists
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
         });
         let parents_in = |k: usize| {
             listed
@@ -329,6 +336,8 @@ impl Work<'_> {
                     let first = (k * STRETCH) as u32;
                     for p in parents_in(k) {
                         let at = (p - first) as usize;
+                        // Each quiet move is listed once from its child, which joins once.
+                        debug_assert!(quiet_left[at] > 0, "board {p}: more quiet moves listed");
                         quiet_left[at] = quiet_left[at].saturating_sub(1);
                         if quiet_left[at] == 0 && hi_static[at] <= -t && hi[at] == UNSET {
                             hi[at] = -t;
@@ -340,7 +349,7 @@ impl Work<'_> {
         }
     }
 
-    /// The code of every board (the work state is freed first).
+    /// The code of every board (the work state other than the bounds is freed first).
     fn into_codes(self) -> Vec<u8> {
         let Work {
             lo,

@@ -14,6 +14,7 @@
 //! Files are written to a temporary name in the same directory, synced, then renamed, so a file
 //! with the final name is always complete.
 
+use super::index::{MAX_SEEDS, board_count};
 use super::layer::{Layer, LayerError};
 use crate::rules::GrandSlam;
 use std::fmt;
@@ -234,7 +235,16 @@ fn check_header(header: &[u8], length: u64, rule: GrandSlam, seeds: u8) -> Resul
             found: header[13],
         });
     }
+    if seeds > MAX_SEEDS {
+        return Err(FileError::Layer(LayerError::TooManySeeds(seeds)));
+    }
     let count = u64_at(header, 16);
+    if count != board_count(seeds) {
+        return Err(FileError::Layer(LayerError::WrongLength {
+            expected: board_count(seeds),
+            found: count,
+        }));
+    }
     if length - HEADER_LEN as u64 != count {
         return Err(FileError::Truncated {
             expected: HEADER_LEN as u64 + count,

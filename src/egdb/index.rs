@@ -7,9 +7,9 @@
 
 use crate::rules::{Position, Side};
 
-/// The most seeds a table may hold: 30 seeds is 3,159,461,968 boards (C(41, 11)), the most
-/// whose index still fits a `u32` with room to spare; 26 seeds is 854,992,152 boards and the
-/// tables for 0 to 26 seeds hold 2,707,475,148 in all.
+/// The most seeds a table may hold (the codes hold exact values up to ±30): 30 seeds is
+/// 3,159,461,968 boards (C(41, 11)), whose index fits a `u32`; 26 seeds is 854,992,152 boards
+/// and the tables for 0 to 26 seeds hold 2,707,475,148 in all.
 pub const MAX_SEEDS: u8 = 30;
 
 /// A board seen from the side to move: pits 0–5 belong to the mover.

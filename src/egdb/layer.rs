@@ -50,19 +50,6 @@ impl std::fmt::Display for LayerError {
 
 impl std::error::Error for LayerError {}
 
-/// The index of the first code `valid` refuses, if any.
-fn first_invalid(codes: &[u8], valid: &[bool; 256]) -> Option<usize> {
-    // Where the valid codes are exactly those below some limit (every layer of 24 or more
-    // seeds), the largest code says it all, in a pass the compiler vectorises.
-    let limit = valid.iter().position(|&v| !v).unwrap_or(valid.len());
-    if valid[limit..].iter().all(|&v| !v)
-        && usize::from(codes.iter().copied().fold(0, u8::max)) < limit
-    {
-        return None;
-    }
-    codes.iter().position(|&c| !valid[usize::from(c)])
-}
-
 impl Layer {
     /// The layer of `seeds` seeds with these codes, checked: one valid code per board.
     pub fn new(seeds: u8, codes: Vec<u8>) -> Result<Layer, LayerError> {
@@ -84,7 +71,7 @@ impl Layer {
                 valid[usize::from(code)] = true;
             }
         }
-        if let Some(i) = first_invalid(&codes, &valid) {
+        if let Some(i) = codes.iter().position(|&c| !valid[usize::from(c)]) {
             return Err(LayerError::BadCode {
                 index: i as u64,
                 code: codes[i],
@@ -122,26 +109,17 @@ impl Layer {
 
     /// How many boards have an exact value.
     pub fn exact_count(&self) -> u64 {
-        self.codes.iter().filter(|&&c| c < 49).count() as u64
+        let exact = self.decoded.map(|b| b.value().is_some());
+        self.codes
+            .iter()
+            .filter(|&&c| exact[usize::from(c)])
+            .count() as u64
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn invalid_codes_are_found_whether_or_not_the_valid_ones_are_a_prefix() {
-        let mut prefix = [false; 256];
-        prefix[..10].fill(true);
-        assert_eq!(first_invalid(&[0, 9, 3], &prefix), None);
-        assert_eq!(first_invalid(&[0, 9, 10, 3, 200], &prefix), Some(2));
-        let mut gaps = prefix;
-        gaps[5] = false;
-        assert_eq!(first_invalid(&[0, 9, 3], &gaps), None);
-        assert_eq!(first_invalid(&[0, 9, 5, 3], &gaps), Some(2));
-        assert_eq!(first_invalid(&[], &gaps), None);
-    }
 
     #[test]
     fn a_layer_of_26_seeds_takes_the_wide_exact_values() {

@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// The bar's layout: `12 seeds [=====>    ] 9/26 3s`.
+/// The bar's layout: `12 seeds [=====>    ] 9/14 3s`.
 const TEMPLATE: &str = "{prefix} [{bar:30}] {pos}/{len} {elapsed}";
 
 /// The layer being built.

@@ -123,7 +123,7 @@ impl Tables {
     ///
     /// While a layer is built only the layers a capture can reach (two seeds fewer and below)
     /// are held in memory; the layer just below is read back from its file afterwards. Files
-    /// of an older format are rewritten in the current one.
+    /// of an older format are rewritten in the current one (where the directory allows).
     pub fn build_into(
         dir: &Path,
         rule: GrandSlam,
@@ -136,7 +136,9 @@ impl Tables {
             match read_layer_and_version(dir, rule, seeds) {
                 Ok((layer, version)) => {
                     if version < FORMAT_VERSION {
-                        write_layer(dir, rule, &layer)?;
+                        if let Err(e) = write_layer(dir, rule, &layer) {
+                            log::warn!("{e}; keeping the file in format {version}");
+                        }
                     }
                     tables.layers.push(Arc::new(layer));
                 }

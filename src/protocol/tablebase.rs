@@ -1,9 +1,11 @@
 //! Endgame tables for a session: built in memory in the background at start-up (out of the
 //! box), or loaded in the background from the `EndgameDatabase` directory; the session hands
-//! the latest ones to the searcher before each search, never during one. Reading table files
-//! takes milliseconds (building them, seconds): `isready` and searches without a clock wait for
-//! the files being read (see [`TableSource::wait_for_files`]), so that the same commands give
-//! the same search from the first `go` on.
+//! the latest ones to the searcher before each search, never during one. Reading the files of
+//! 0–20 seeds takes well under a second (0–26 seeds, about 4 s; building 0–12, seconds):
+//! `isready` and searches without a clock wait for the files being read, at most
+//! [`TABLE_FILES_WAIT`](super::session::TABLE_FILES_WAIT) (see [`TableSource::wait_for_files`]),
+//! so that the same commands give the same search from the first `go` on whenever the files
+//! are read within it.
 
 use super::options::NO_DIRECTORY;
 use super::response::{Output, Response};
