@@ -208,3 +208,14 @@ fn book_probe_refuses_a_file_that_is_not_a_book() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("checksum mismatch"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn egdb_build_defaults_to_20_seeds() {
+    let output = krou(&["egdb", "build", "--help"]);
+    assert!(output.status.success());
+    assert!(
+        stdout(&output).contains("[default: 20]"),
+        "{}",
+        stdout(&output)
+    );
+}

@@ -81,7 +81,9 @@ fn bad_files_are_refused_with_the_reason() {
     count[16..24].copy_from_slice(&u64::MAX.to_le_bytes());
     assert!(matches!(
         parse(&count, RULE, 4),
-        Err(FileError::Layer(krou::egdb::layer::LayerError::WrongLength { .. }))
+        Err(FileError::Layer(
+            krou::egdb::layer::LayerError::WrongLength { .. }
+        ))
     ));
     let mut flipped = good.clone();
     let last = flipped.len() - 1;
