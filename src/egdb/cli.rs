@@ -18,7 +18,7 @@ pub enum EgdbCommand {
     Build {
         /// The largest seed count to build, at most 30. The default, 20, gained as much in
         /// games as 16 or 24 (about 2 minutes on two cores, 216 MB of files); 0–26 seeds take
-        /// about half an hour and 7.5 GB of memory.
+        /// about half an hour and 7 GB of memory.
         #[arg(long, value_name = "N", default_value_t = 20,
               value_parser = clap::value_parser!(u8).range(0..=i64::from(super::MAX_SEEDS)))]
         seeds: u8,

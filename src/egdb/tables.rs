@@ -146,20 +146,16 @@ impl Tables {
                     if !matches!(&e.error, super::file::FileError::Io(_)) {
                         log::warn!("{e}; building it again");
                     }
-                    // No capture takes a single seed: the layer just below is never probed.
-                    let just_below = if seeds >= 2 {
-                        tables.layers.pop()
-                    } else {
-                        None
-                    };
+                    // No capture takes a single seed: the layer just below is never probed,
+                    // so it is dropped (freed) while this one is built.
+                    let dropped_below = seeds >= 2 && tables.layers.pop().is_some();
                     let codes = build_layer(seeds, rule, &tables.layers, threads, report);
                     let layer = Layer::new(seeds, codes).map_err(|e| TableFileError {
                         path: dir.join(super::file::file_name(rule, seeds)),
                         error: super::file::FileError::Layer(e),
                     })?;
                     write_layer(dir, rule, &layer)?;
-                    if just_below.is_some() {
-                        drop(just_below);
+                    if dropped_below {
                         tables
                             .layers
                             .push(Arc::new(read_layer(dir, rule, seeds - 1)?));
