@@ -19,7 +19,7 @@
 //!
 //! A test checks the values against [`Network::future_gain`] and a plain dense computation.
 
-use super::net::{ACTIVE, CAPTURE_BUCKETS, HIDDEN, Network, PIT_BUCKETS, SCALE, STORE_BUCKETS};
+use super::net::{CAPTURE_BUCKETS, HIDDEN, Network, PIT_BUCKETS, SCALE, STORE_BUCKETS};
 use crate::rules::Position;
 use std::sync::LazyLock;
 
@@ -38,6 +38,19 @@ impl Row {
         Row(std::array::from_fn(|vector| {
             std::array::from_fn(|lane| weights[vector * LANES + lane])
         }))
+    }
+
+    /// The sums of this row and `other`, lane by lane, wrapping (see the module's
+    /// documentation for why that is exact). By value, so that a chain of them keeps the sums
+    /// in vector registers.
+    #[inline(always)]
+    fn plus(mut self, other: &Row) -> Row {
+        for (sums, weights) in self.0.iter_mut().zip(&other.0) {
+            for (sum, &weight) in sums.iter_mut().zip(weights) {
+                *sum = sum.wrapping_add(weight);
+            }
+        }
+        self
     }
 
     /// The weight of hidden unit `unit`.
@@ -107,21 +120,13 @@ impl PackedNetwork {
     /// [`Network::future_gain`] of the network this was packed from, for `position`: what the
     /// side to move is expected to gain from here on beyond its store margin, in hundredths of
     /// a seed.
+    ///
+    /// The rows of the inputs that are 1 (those of
+    /// [`active_inputs`](super::net::active_inputs)) are added as they are found, written out
+    /// one by one, so that the hidden sums stay in vector registers and no list of rows is
+    /// built first.
     #[inline]
     pub fn future_gain(&self, position: &Position) -> i32 {
-        let mut hidden = self.bias.0;
-        for row in self.active_rows(position) {
-            for (sums, weights) in hidden.iter_mut().zip(&row.0) {
-                add(sums, weights);
-            }
-        }
-        self.output_bias + clipped_dot(&hidden, &self.output) / SCALE
-    }
-
-    /// The rows of the inputs that are 1 for `position` (those of
-    /// [`active_inputs`](super::net::active_inputs)).
-    #[inline]
-    fn active_rows(&self, position: &Position) -> [&Row; ACTIVE] {
         let us = position.side_to_move();
         let them = us.opponent();
         let (own, other) = (position.side_word(us), position.side_word(them));
@@ -134,33 +139,24 @@ impl PackedNetwork {
             let seeds = super::threats::ready_capture(a, b) as usize;
             &self.captures[k][seeds.min(CAPTURE_BUCKETS - 1)]
         };
-        [
-            pit(0),
-            pit(1),
-            pit(2),
-            pit(3),
-            pit(4),
-            pit(5),
-            pit(6),
-            pit(7),
-            pit(8),
-            pit(9),
-            pit(10),
-            pit(11),
-            store(0, us),
-            store(1, them),
-            capture(0, own, other),
-            capture(1, other, own),
-        ]
-    }
-}
-
-/// Adds `weights` to `sums` lane by lane, wrapping (see the module's documentation for why that
-/// is exact).
-#[inline]
-fn add(sums: &mut [i16; LANES], weights: &[i16; LANES]) {
-    for (sum, &weight) in sums.iter_mut().zip(weights) {
-        *sum = sum.wrapping_add(weight);
+        let hidden = (self.bias)
+            .plus(pit(0))
+            .plus(pit(1))
+            .plus(pit(2))
+            .plus(pit(3))
+            .plus(pit(4))
+            .plus(pit(5))
+            .plus(pit(6))
+            .plus(pit(7))
+            .plus(pit(8))
+            .plus(pit(9))
+            .plus(pit(10))
+            .plus(pit(11))
+            .plus(store(0, us))
+            .plus(store(1, them))
+            .plus(capture(0, own, other))
+            .plus(capture(1, other, own));
+        self.output_bias + clipped_dot(&hidden.0, &self.output) / SCALE
     }
 }
 
