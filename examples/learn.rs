@@ -43,11 +43,15 @@ enum Command {
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
         threads: usize,
         /// Seeds the endgame tables cover, for the search and the exact labels.
-        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(0..=16))]
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(0..=30))]
         table_seeds: u8,
         /// Play with the linear evaluation instead of the shipped network.
         #[arg(long)]
         linear: bool,
+        /// Read the endgame tables from this directory (as `krou egdb build` writes them),
+        /// layers 0 to `--table-seeds` (which may then be up to 30), instead of building them.
+        #[arg(long, value_name = "DIR")]
+        tables: Option<PathBuf>,
     },
     /// Trains the network on the batches of a directory and writes its weights.
     Train {
@@ -92,11 +96,37 @@ fn run(command: Command) -> Result<(), String> {
             threads,
             table_seeds,
             linear,
+            tables,
         } => {
             let start = Instant::now();
-            let tables = Arc::new(Tables::build(GrandSlam::NoCapture, table_seeds, threads));
+            let tables = match tables {
+                Some(tables_dir) => {
+                    let (tables, error) =
+                        Tables::load(&tables_dir, GrandSlam::NoCapture, table_seeds);
+                    if let Some(error) = error {
+                        return Err(error.to_string());
+                    }
+                    if tables.max_seeds() != Some(table_seeds) {
+                        return Err(format!(
+                            "{}: holds tables to {} seeds, not {table_seeds}",
+                            tables_dir.display(),
+                            tables
+                                .max_seeds()
+                                .map_or("no".to_string(), |s| s.to_string())
+                        ));
+                    }
+                    tables
+                }
+                None if table_seeds > 16 => {
+                    return Err("building tables of more than 16 seeds here would take too \
+                                long: build them with `krou egdb build` and pass --tables"
+                        .to_string());
+                }
+                None => Tables::build(GrandSlam::NoCapture, table_seeds, threads),
+            };
+            let tables = Arc::new(tables);
             eprintln!(
-                "tables to {table_seeds} seeds built in {:.1?}",
+                "tables to {table_seeds} seeds ready in {:.1?}",
                 start.elapsed()
             );
             let plan = selfplay::Plan {

@@ -25,6 +25,9 @@ pub struct Plan {
     pub max_plies: usize,
     /// Whether the players evaluate with the learned network (else the linear evaluation).
     pub learned_evaluation: bool,
+    /// Whether the players' search uses [`Features::interval_estimate`] (pinned here rather
+    /// than taken from the search's defaults, so that the same plan makes the same data).
+    pub interval_estimate: bool,
 }
 
 impl Default for Plan {
@@ -35,6 +38,7 @@ impl Default for Plan {
             random_plies: 10,
             max_plies: 600,
             learned_evaluation: true,
+            interval_estimate: false,
         }
     }
 }
@@ -66,6 +70,7 @@ pub fn play_batch(plan: &Plan, batch: usize, tables: Option<&Arc<Tables>>) -> Ve
     searcher.set_tables(tables.cloned());
     searcher.set_features(Features {
         learned_evaluation: plan.learned_evaluation,
+        interval_estimate: plan.interval_estimate,
         ..Features::default()
     });
     let mut random = Random(0x6b72_6f75_0000_0000 ^ batch as u64);

@@ -24,6 +24,10 @@ pub struct Features {
     pub quiescence: bool,
     /// The learned evaluation (`super::net`); off: the linear one it replaced.
     pub learned_evaluation: bool,
+    /// Where the endgame tables bound a node's value by an interval, its estimate at the
+    /// horizon is halfway between the evaluation (kept inside the interval) and the interval's
+    /// middle; off: the evaluation kept inside the interval. Off until a match shows a gain.
+    pub interval_estimate: bool,
 }
 
 impl Default for Features {
@@ -35,6 +39,7 @@ impl Default for Features {
             reverse_futility: true,
             quiescence: true,
             learned_evaluation: true,
+            interval_estimate: false,
         }
     }
 }
@@ -83,6 +88,13 @@ impl Features {
                 "learned-evaluation",
                 Features {
                     learned_evaluation: !all.learned_evaluation,
+                    ..all
+                },
+            ),
+            (
+                "interval-estimate",
+                Features {
+                    interval_estimate: !all.interval_estimate,
                     ..all
                 },
             ),

@@ -380,11 +380,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             Entry::Open(open) if self.shared.features.quiescence => {
                 self.quiesce(position, &open, alpha, beta, ply, QUIESCENCE_PLIES)
             }
-            Entry::Open(open) => horizon(
-                position,
-                open.proven_range,
-                self.shared.features.learned_evaluation,
-            ),
+            Entry::Open(open) => horizon(position, open.proven_range, self.shared.features),
         }
     }
 
@@ -400,11 +396,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         ply: usize,
         plies: u32,
     ) -> i32 {
-        let stand = horizon(
-            position,
-            open.proven_range,
-            self.shared.features.learned_evaluation,
-        );
+        let stand = horizon(position, open.proven_range, self.shared.features);
         if stand >= beta || plies == 0 || ply >= MAX_PLY - 1 {
             return stand;
         }
@@ -554,11 +546,7 @@ impl<'s, 'a> Worker<'s, 'a> {
 
         // 4. The horizon (an estimate kept within the tables' proven range).
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return horizon(
-                position,
-                proven_range,
-                self.shared.features.learned_evaluation,
-            );
+            return horizon(position, proven_range, self.shared.features);
         }
 
         // 5. The transposition table.
@@ -739,11 +727,15 @@ struct Open {
     proven_range: Option<(i32, i32)>,
 }
 
-/// The static estimate of a node at the horizon, kept within the tables' proven range.
+/// The static estimate of a node at the horizon, kept within the tables' proven range (see
+/// [`Features::interval_estimate`] for where in it).
 #[inline]
-fn horizon(position: &Position, proven_range: Option<(i32, i32)>, learned: bool) -> i32 {
-    let estimate = evaluate(position, learned);
+fn horizon(position: &Position, proven_range: Option<(i32, i32)>, features: Features) -> i32 {
+    let estimate = evaluate(position, features.learned_evaluation);
     match proven_range {
+        Some((lo, hi)) if features.interval_estimate => {
+            (estimate.clamp(100 * lo, 100 * hi) + 50 * (lo + hi)) / 2
+        }
         Some((lo, hi)) => estimate.clamp(100 * lo, 100 * hi),
         None => estimate,
     }
