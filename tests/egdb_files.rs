@@ -141,6 +141,34 @@ fn a_build_resumes_at_the_first_missing_or_bad_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn a_killed_writer_s_temporary_file_is_removed_and_a_running_one_s_kept() {
+    let dir = scratch("stale");
+    // A process that has ended: its pid names a writer that was killed.
+    let mut child = std::process::Command::new("true")
+        .spawn()
+        .expect("spawn true");
+    let ended = child.id();
+    child.wait().expect("wait");
+    let stale = dir.join(format!(".no-capture-03.egdb.tmp{ended}"));
+    // Pid 1 is always running: its temporary file may still be being written.
+    let running = dir.join(".no-capture-03.egdb.tmp1");
+    let other_layer = dir.join(format!(".no-capture-09.egdb.tmp{ended}"));
+    for path in [&stale, &running, &other_layer] {
+        std::fs::write(path, b"partial").expect("temp");
+    }
+    built(&dir, 3);
+    if Path::new("/proc/self").exists() {
+        assert!(!stale.exists(), "the ended writer's temporary file is gone");
+    }
+    assert!(running.exists(), "a running writer's file is kept");
+    assert!(
+        other_layer.exists(),
+        "only the layer being written is cleaned"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// FNV-1a, 64 bits, byte by byte: the checksum of format version 1.
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {

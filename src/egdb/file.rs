@@ -175,14 +175,14 @@ fn header(rule: GrandSlam, layer: &Layer) -> [u8; HEADER_LEN] {
     h
 }
 
-/// Writes `layer` into `dir` under its [`file_name`], atomically; returns the path.
+/// Writes `layer` into `dir` under its [`file_name`], atomically; returns the path. The
+/// temporary files that earlier writers of the same file left when they were killed are
+/// removed first (those whose process is gone).
 pub fn write_layer(dir: &Path, rule: GrandSlam, layer: &Layer) -> Result<PathBuf, TableFileError> {
-    let path = dir.join(file_name(rule, layer.seeds()));
-    let temp = dir.join(format!(
-        ".{}.tmp{}",
-        file_name(rule, layer.seeds()),
-        std::process::id()
-    ));
+    let name = file_name(rule, layer.seeds());
+    remove_stale_temporaries(dir, &name);
+    let path = dir.join(&name);
+    let temp = dir.join(format!(".{name}.tmp{}", std::process::id()));
     let fail = |error| TableFileError {
         path: path.clone(),
         error: FileError::Io(error),
@@ -199,6 +199,32 @@ pub fn write_layer(dir: &Path, rule: GrandSlam, layer: &Layer) -> Result<PathBuf
         fail(e)
     })?;
     Ok(path)
+}
+
+/// Removes `dir`'s temporary files for `name` (`.NAME.tmpPID`) whose writer is no longer
+/// running: a build killed while it wrote a 26-seed layer would otherwise leave over a
+/// gigabyte behind. A writer counts as running while `/proc/PID` exists; where there is no
+/// `/proc`, nothing is removed.
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let prefix = format!(".{name}.tmp");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(pid) = file.to_str().and_then(|f| f.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 fn u64_at(bytes: &[u8], at: usize) -> u64 {
