@@ -42,9 +42,10 @@ enum Command {
         #[arg(long, default_value_t = 2,
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
         threads: usize,
-        /// Seeds the endgame tables cover, for the search and the exact labels.
-        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u8).range(0..=30))]
-        table_seeds: u8,
+        /// Seeds the endgame tables cover, for the search and the exact labels [default: 12
+        /// when built; with --tables, every layer the directory holds].
+        #[arg(long, value_parser = clap::value_parser!(u8).range(0..=30))]
+        table_seeds: Option<u8>,
         /// Play with the linear evaluation instead of the shipped network.
         #[arg(long)]
         linear: bool,
@@ -99,34 +100,42 @@ fn run(command: Command) -> Result<(), String> {
             tables,
         } => {
             let start = Instant::now();
-            let tables = match tables {
-                Some(tables_dir) => {
-                    let (tables, error) =
-                        Tables::load(&tables_dir, GrandSlam::NoCapture, table_seeds);
+            let tables = match (tables, table_seeds) {
+                (Some(tables_dir), wanted) => {
+                    let (tables, error) = Tables::load(
+                        &tables_dir,
+                        GrandSlam::NoCapture,
+                        wanted.unwrap_or(krou::egdb::MAX_SEEDS),
+                    );
                     if let Some(error) = error {
                         return Err(error.to_string());
                     }
-                    if tables.max_seeds() != Some(table_seeds) {
-                        return Err(format!(
-                            "{}: holds tables to {} seeds, not {table_seeds}",
-                            tables_dir.display(),
-                            tables
-                                .max_seeds()
-                                .map_or("no".to_string(), |s| s.to_string())
-                        ));
+                    match (tables.max_seeds(), wanted) {
+                        (None, _) => {
+                            return Err(format!("{}: holds no tables", tables_dir.display()));
+                        }
+                        (Some(held), Some(wanted)) if held != wanted => {
+                            return Err(format!(
+                                "{}: holds tables to {held} seeds, not {wanted}",
+                                tables_dir.display()
+                            ));
+                        }
+                        _ => tables,
                     }
-                    tables
                 }
-                None if table_seeds > 16 => {
+                (None, Some(wanted)) if wanted > 16 => {
                     return Err("building tables of more than 16 seeds here would take too \
                                 long: build them with `krou egdb build` and pass --tables"
                         .to_string());
                 }
-                None => Tables::build(GrandSlam::NoCapture, table_seeds, threads),
+                (None, wanted) => {
+                    Tables::build(GrandSlam::NoCapture, wanted.unwrap_or(12), threads)
+                }
             };
             let tables = Arc::new(tables);
             eprintln!(
-                "tables to {table_seeds} seeds ready in {:.1?}",
+                "tables to {} seeds ready in {:.1?}",
+                tables.max_seeds().unwrap_or(0),
                 start.elapsed()
             );
             let plan = selfplay::Plan {

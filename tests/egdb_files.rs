@@ -141,6 +141,7 @@ fn a_build_resumes_at_the_first_missing_or_bad_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[cfg(unix)]
 #[test]
 fn a_killed_writer_s_temporary_file_is_removed_and_a_running_one_s_kept() {
     let dir = scratch("stale");
@@ -154,17 +155,34 @@ fn a_killed_writer_s_temporary_file_is_removed_and_a_running_one_s_kept() {
     // Pid 1 is always running: its temporary file may still be being written.
     let running = dir.join(".no-capture-03.egdb.tmp1");
     let other_layer = dir.join(format!(".no-capture-09.egdb.tmp{ended}"));
-    for path in [&stale, &running, &other_layer] {
+    // Like `stale`, but written a moment ago (its writer may be out of this process's sight).
+    let recent = dir.join(format!(".no-capture-02.egdb.tmp{ended}"));
+    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for path in [&stale, &running, &other_layer, &recent] {
         std::fs::write(path, b"partial").expect("temp");
+        if path != &recent {
+            let file = std::fs::File::options()
+                .write(true)
+                .open(path)
+                .expect("open");
+            file.set_modified(an_hour_ago).expect("set mtime");
+        }
     }
     built(&dir, 3);
     if Path::new("/proc/self").exists() {
-        assert!(!stale.exists(), "the ended writer's temporary file is gone");
+        assert!(
+            !stale.exists(),
+            "the ended writer's old temporary file is gone"
+        );
     }
     assert!(running.exists(), "a running writer's file is kept");
     assert!(
         other_layer.exists(),
         "only the layer being written is cleaned"
+    );
+    assert!(
+        recent.exists(),
+        "a file changed in the last minutes is kept"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -201,10 +201,15 @@ pub fn write_layer(dir: &Path, rule: GrandSlam, layer: &Layer) -> Result<PathBuf
     Ok(path)
 }
 
+/// A temporary file untouched for this long, whose writer is gone, is stale: a layer is
+/// written in seconds, and the wait also covers writers this process cannot see (another
+/// container or machine sharing the directory).
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(5 * 60);
+
 /// Removes `dir`'s temporary files for `name` (`.NAME.tmpPID`) whose writer is no longer
-/// running: a build killed while it wrote a 26-seed layer would otherwise leave over a
-/// gigabyte behind. A writer counts as running while `/proc/PID` exists; where there is no
-/// `/proc`, nothing is removed.
+/// running and that have not changed for [`STALE_AFTER`]: a build killed while it wrote a
+/// 26-seed layer would otherwise leave over a gigabyte behind. A writer counts as running while
+/// `/proc/PID` exists; where there is no `/proc`, nothing is removed.
 fn remove_stale_temporaries(dir: &Path, name: &str) {
     if !Path::new("/proc/self").exists() {
         return;
@@ -221,7 +226,13 @@ fn remove_stale_temporaries(dir: &Path, name: &str) {
         let Ok(pid) = pid.parse::<u32>() else {
             continue;
         };
-        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+        let untouched = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|modified| modified.elapsed().ok())
+            .is_some_and(|age| age >= STALE_AFTER);
+        if untouched && pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
             let _ = std::fs::remove_file(entry.path());
         }
     }
