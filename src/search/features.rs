@@ -29,6 +29,9 @@ pub struct Features {
     /// horizon is halfway between the evaluation (kept inside the interval) and the interval's
     /// middle; off: the evaluation kept inside the interval.
     pub interval_estimate: bool,
+    /// A clock without `movestogo` is shared out by the game's phase (more for the middle
+    /// game, less for the opening and the long endgame; `time::Plan::ByPhase`); off: evenly.
+    pub time_plan: bool,
 }
 
 impl Default for Features {
@@ -41,6 +44,7 @@ impl Default for Features {
             quiescence: true,
             learned_evaluation: true,
             interval_estimate: false,
+            time_plan: false,
         }
     }
 }
@@ -96,6 +100,13 @@ impl Features {
                 "interval-estimate",
                 Features {
                     interval_estimate: !all.interval_estimate,
+                    ..all
+                },
+            ),
+            (
+                "time-plan",
+                Features {
+                    time_plan: !all.time_plan,
                     ..all
                 },
             ),

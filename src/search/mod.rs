@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use table::Table;
-use time::TimeManager;
+use time::{Plan, TimeManager};
 use worker::{Iteration, MainDuties, Shared, Worker};
 
 /// The deepest iteration a search starts.
@@ -65,11 +65,26 @@ pub struct Info {
     pub multipv: u32,
 }
 
-/// The time limits a search would set for `limits`, measured from its start: the soft one
-/// (no new iteration after 60% of it) and the hard one (the search ends). `None`: no such
-/// limit. For diagnostics (`debug on`).
-pub fn time_plan(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
-    TimeManager::new(limits).limits()
+/// The time limits a search with `features` would set for `limits` in `root`, measured from
+/// its start: the soft one (no new iteration after 60% of it) and the hard one (the search
+/// ends). `None`: no such limit. For diagnostics (`debug on`).
+pub fn time_plan(
+    limits: &Limits,
+    root: &Position,
+    features: Features,
+) -> (Option<Duration>, Option<Duration>) {
+    TimeManager::new(limits, clock_plan(root, features)).limits()
+}
+
+/// How a search with `features` shares out a clock in `root`.
+fn clock_plan(root: &Position, features: Features) -> Plan {
+    if features.time_plan {
+        Plan::ByPhase {
+            seeds_on_board: root.seeds_on_board(),
+        }
+    } else {
+        Plan::Even
+    }
 }
 
 /// What a search found.
@@ -209,7 +224,7 @@ impl Searcher {
         };
         let node_limit = limits.nodes.filter(|_| !limits.infinite);
         let duties = MainDuties {
-            time: TimeManager::new(limits),
+            time: TimeManager::new(limits, clock_plan(game.position(), self.features)),
             node_limit,
         };
         log::debug!("time limits (soft, hard): {:?}", duties.time.limits());

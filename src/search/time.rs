@@ -1,6 +1,9 @@
 //! The time manager: turns the limits of a `go` into a soft limit (do not start another
 //! iteration after 60% of it) and a hard limit (abort the search), measured from the start of the search,
 //! or from `ponderhit` when pondering.
+//!
+//! A clock without `movestogo` is shared out by a [`Plan`]: evenly over a fixed horizon, or by
+//! the game's phase, which gives the middle game more and the opening and the long endgame less.
 
 use super::{Clock, Control, Limits};
 use std::time::{Duration, Instant};
@@ -29,6 +32,35 @@ const LAST_MOVE_SHARE: f64 = 0.9;
 /// A new iteration takes several times the last: none starts after this fraction of the soft
 /// limit has gone.
 const NEW_ITERATION_SHARE: f64 = 0.6;
+/// [`Plan::ByPhase`]: the moves a side still plays, each weighted by [`phase_weight`], add up
+/// to about the seeds on the board (measured in 1,000 games, see docs/search.md); the plan
+/// counts at least this many, because long endgames are common (a tenth of the games still
+/// last 57 moves a side from 8–11 seeds).
+const LEAST_WEIGHTED_MOVES_LEFT: u8 = 16;
+
+/// How a clock without `movestogo` is shared out between moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// The same share of the clock at every move, as if [`DEFAULT_HORIZON`] moves were left.
+    Even,
+    /// A share by the game's phase, given by the seeds on the board (see [`phase_weight`]).
+    ByPhase {
+        /// Seeds on the board at the root.
+        seeds_on_board: u8,
+    },
+}
+
+/// What a move at `seeds_on_board` is worth spending on, against a middle-game move's 1: how
+/// much a side's score fell, on average, from one of its moves to its next (measured in 1,000
+/// games, see docs/search.md): about the same from 48 seeds down to 16, less than half of it
+/// at 8–15 seeds, where the endgame tables answer most of the tree, and less again below.
+pub fn phase_weight(seeds_on_board: u8) -> f64 {
+    match seeds_on_board {
+        16.. => 1.0,
+        8..=15 => 0.4,
+        _ => 0.2,
+    }
+}
 
 /// The time limits of one search.
 #[derive(Clone, Debug)]
@@ -39,9 +71,9 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Limits for `limits`, measured from now. No time limit for `infinite` or without a clock
-    /// or `movetime`.
-    pub fn new(limits: &Limits) -> TimeManager {
+    /// Limits for `limits`, measured from now, a clock shared out by `plan`. No time limit for
+    /// `infinite` or without a clock or `movetime`.
+    pub fn new(limits: &Limits, plan: Plan) -> TimeManager {
         let (soft, hard) = if limits.infinite {
             (None, None)
         } else if let Some(movetime) = limits.movetime {
@@ -51,7 +83,7 @@ impl TimeManager {
             let kept = limits.overhead.min(movetime / 2);
             (None, Some(movetime - kept))
         } else if let Some(clock) = &limits.clock {
-            let (soft, hard) = clock_limits(clock, limits.overhead);
+            let (soft, hard) = clock_limits(clock, limits.overhead, plan);
             (Some(soft), Some(hard))
         } else {
             (None, None)
@@ -94,17 +126,26 @@ impl TimeManager {
     }
 }
 
-/// Soft and hard limits for a clock: the usable time (clock less overhead) spread over the
-/// horizon, plus most of the increment, each capped to a safe fraction of the usable time.
-fn clock_limits(clock: &Clock, overhead: Duration) -> (Duration, Duration) {
+/// Soft and hard limits for a clock: this move's share of the usable time (clock less
+/// overhead), plus most of the increment, each capped to a safe fraction of the usable time.
+/// The share is one over the moves to go (`movestogo`, else the horizon) or, by phase, this
+/// move's weight over the weighted moves left.
+fn clock_limits(clock: &Clock, overhead: Duration, plan: Plan) -> (Duration, Duration) {
     let usable = clock.remaining.saturating_sub(overhead).as_secs_f64();
     if clock.moves_to_go == Some(1) {
         let all = Duration::from_secs_f64(usable * LAST_MOVE_SHARE);
         return (all, all);
     }
-    let horizon = f64::from(clock.moves_to_go.unwrap_or(DEFAULT_HORIZON).max(1));
+    let share = match (clock.moves_to_go, plan) {
+        (Some(moves), _) => 1.0 / f64::from(moves.max(1)),
+        (None, Plan::Even) => 1.0 / f64::from(DEFAULT_HORIZON),
+        (None, Plan::ByPhase { seeds_on_board }) => {
+            let moves_left = seeds_on_board.max(LEAST_WEIGHTED_MOVES_LEFT);
+            phase_weight(seeds_on_board) / f64::from(moves_left)
+        }
+    };
     let increment = clock.increment.as_secs_f64() * INCREMENT_SHARE;
-    let mut soft = usable / horizon + increment;
+    let mut soft = usable * share + increment;
     let mut hard_over_soft = HARD_OVER_SOFT;
     if clock.remaining < SHORT_CLOCK {
         soft *= (clock.remaining.as_secs_f64() / SHORT_CLOCK.as_secs_f64()).powi(2);
@@ -131,19 +172,33 @@ mod tests {
         }
     }
 
+    /// Every plan the tests try: even, and by phase at seed counts across the game.
+    fn plans() -> Vec<Plan> {
+        let by_phase = [0, 1, 4, 7, 8, 12, 15, 16, 20, 24, 35, 36, 47, 48];
+        let by_phase = by_phase.map(|seeds_on_board| Plan::ByPhase { seeds_on_board });
+        std::iter::once(Plan::Even).chain(by_phase).collect()
+    }
+
+    /// The soft and hard limits in milliseconds (0 for none).
+    fn limits_ms(limits: &Limits, plan: Plan) -> (f64, f64) {
+        let (soft, hard) = TimeManager::new(limits, plan).limits();
+        let ms = |d: Option<Duration>| d.unwrap_or_default().as_secs_f64() * 1000.0;
+        (ms(soft), ms(hard))
+    }
+
     #[test]
     fn hard_limit_stays_inside_the_clock_less_overhead() {
-        for ms in [0, 1, 5, 10, 50, 100, 999, 1000, 5000, 60_000, 3_600_000] {
-            for inc in [0, 50, 1000] {
-                for mtg in [None, Some(1), Some(2), Some(40)] {
-                    let tm = TimeManager::new(&clock(ms, inc, mtg));
-                    let (soft, hard) = tm.limits();
-                    let (soft, hard) = (soft.unwrap_or_default(), hard.unwrap_or_default());
-                    assert!(soft <= hard, "{ms} {inc} {mtg:?}");
-                    assert!(
-                        hard <= Duration::from_millis(ms.saturating_sub(10)),
-                        "{ms} {inc} {mtg:?}"
-                    );
+        for plan in plans() {
+            for ms in [0, 1, 5, 10, 50, 100, 999, 1000, 5000, 60_000, 3_600_000] {
+                for inc in [0, 50, 1000] {
+                    for mtg in [None, Some(1), Some(2), Some(40)] {
+                        let (soft, hard) = limits_ms(&clock(ms, inc, mtg), plan);
+                        assert!(soft <= hard, "{ms} {inc} {mtg:?} {plan:?}");
+                        assert!(
+                            hard <= ms.saturating_sub(10) as f64,
+                            "{ms} {inc} {mtg:?} {plan:?}"
+                        );
+                    }
                 }
             }
         }
@@ -157,7 +212,7 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(
-            TimeManager::new(&limits).limits().1,
+            TimeManager::new(&limits, Plan::Even).limits().1,
             Some(Duration::from_millis(990))
         );
         let short = Limits {
@@ -165,7 +220,7 @@ mod tests {
             ..limits.clone()
         };
         assert_eq!(
-            TimeManager::new(&short).limits().1,
+            TimeManager::new(&short, Plan::Even).limits().1,
             Some(Duration::from_millis(5)),
             "at most half of a short movetime is kept back"
         );
@@ -173,34 +228,94 @@ mod tests {
             infinite: true,
             ..limits
         };
-        assert_eq!(TimeManager::new(&infinite).limits(), (None, None));
+        assert_eq!(
+            TimeManager::new(&infinite, Plan::Even).limits(),
+            (None, None)
+        );
     }
 
     #[test]
     fn on_an_increment_a_short_clock_builds_back_a_reserve() {
         // 5 s + 0.05 s: every move runs to twice its soft limit (or to the hard limit, when
         // that is less) plus the overhead, a pessimistic engine; the clock must settle far above
-        // what a stall of the machine could eat.
-        let mut remaining = 5000.0_f64;
-        let mut lowest = remaining;
-        for _ in 0..400 {
-            let tm = TimeManager::new(&clock(remaining as u64, 50, None));
-            let (soft, hard) = tm.limits();
-            let ms = |d: Option<Duration>| d.unwrap_or_default().as_secs_f64() * 1000.0;
-            let spent = (2.0 * ms(soft)).min(ms(hard));
-            remaining = remaining - spent - 10.0 + 50.0;
-            lowest = lowest.min(remaining);
+        // what a stall of the machine could eat, whatever the phase.
+        for plan in plans() {
+            let mut remaining = 5000.0_f64;
+            let mut lowest = remaining;
+            for _ in 0..400 {
+                let (soft, hard) = limits_ms(&clock(remaining as u64, 50, None), plan);
+                let spent = (2.0 * soft).min(hard);
+                remaining = remaining - spent - 10.0 + 50.0;
+                lowest = lowest.min(remaining);
+            }
+            assert!(
+                lowest > 500.0,
+                "the clock fell to {lowest:.0} ms ({plan:?})"
+            );
+            let (soft, hard) = limits_ms(&clock(500, 50, None), plan);
+            assert!(soft < 25.0, "{soft} ({plan:?})");
+            assert!(hard < 50.0, "{hard} ({plan:?})");
         }
-        assert!(lowest > 500.0, "the clock fell to {lowest:.0} ms");
-        let (soft, hard) = TimeManager::new(&clock(500, 50, None)).limits();
-        assert!(soft < Some(Duration::from_millis(25)), "{soft:?}");
-        assert!(hard < Some(Duration::from_millis(50)), "{hard:?}");
     }
 
     #[test]
     fn more_time_left_means_a_longer_think() {
-        let short = TimeManager::new(&clock(10_000, 0, None)).limits().0;
-        let long = TimeManager::new(&clock(100_000, 0, None)).limits().0;
-        assert!(short < long);
+        for plan in plans() {
+            let short = limits_ms(&clock(10_000, 0, None), plan).0;
+            let long = limits_ms(&clock(100_000, 0, None), plan).0;
+            assert!(short < long, "{plan:?}");
+        }
+    }
+
+    #[test]
+    fn by_phase_the_middle_game_gets_more_than_the_opening_and_the_endgame() {
+        let soft = |seeds_on_board| {
+            limits_ms(&clock(10_000, 100, None), Plan::ByPhase { seeds_on_board }).0
+        };
+        let even = limits_ms(&clock(10_000, 100, None), Plan::Even).0;
+        for middle in 16..=35 {
+            for other in [48, 40, 15, 8, 4] {
+                assert!(soft(middle) > soft(other), "{middle} against {other} seeds");
+            }
+            // 35 is the even plan's horizon: below it, the middle game gets more.
+            assert!(soft(middle) >= even, "{middle} seeds");
+        }
+        assert!(soft(24) > even);
+        assert!(soft(48) < even && soft(10) < even);
+    }
+
+    #[test]
+    fn movestogo_is_shared_evenly_whatever_the_plan() {
+        for plan in plans() {
+            for mtg in [1, 2, 10, 40] {
+                let limits = clock(30_000, 100, Some(mtg));
+                assert_eq!(limits_ms(&limits, plan), limits_ms(&limits, Plan::Even));
+            }
+        }
+    }
+
+    #[test]
+    fn by_phase_a_long_endgame_without_increment_keeps_as_much_as_the_even_plan() {
+        // 10 s, no increment: a middle game losing a seed a move from 48 to 16 seeds, then a
+        // long endgame (100 moves at 10 seeds, 30 at 5); every move spends its soft limit
+        // (the overhead is kept back from what the plan shares out, so it is not counted).
+        let game = (16..=48).rev().chain([10; 100]).chain([5; 30]);
+        let left = |by_phase: bool| {
+            game.clone()
+                .fold(10_000.0_f64, |remaining, seeds_on_board| {
+                    let plan = if by_phase {
+                        Plan::ByPhase { seeds_on_board }
+                    } else {
+                        Plan::Even
+                    };
+                    let (soft, _) = limits_ms(&clock(remaining as u64, 0, None), plan);
+                    remaining - soft
+                })
+        };
+        let (by_phase, even) = (left(true), left(false));
+        assert!(
+            by_phase >= even && by_phase > 0.0,
+            "{by_phase:.0} against {even:.0} ms"
+        );
     }
 }

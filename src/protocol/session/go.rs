@@ -7,7 +7,7 @@ use super::{Engine, Job, Response, RunKind, Running, Session};
 use crate::protocol::command::{At, Command, Go, MAX_GO_WARNINGS};
 use crate::protocol::parse::parse_command;
 use crate::rules::{GrandSlam, Move, Side};
-use crate::search::{Clock, Control, Limits};
+use crate::search::{Clock, Control, Features, Limits};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -254,7 +254,8 @@ impl<E: Engine> Session<E> {
     fn describe_go(&self, go: &Go, limits: &Limits) -> String {
         let none = || "none".to_string();
         let ms = |d: Option<Duration>| d.map_or_else(none, |d| format!("{} ms", d.as_millis()));
-        let (soft, hard) = crate::search::time_plan(limits);
+        let (soft, hard) =
+            crate::search::time_plan(limits, self.game.position(), Features::default());
         let tables = self
             .tables
             .current()
