@@ -7,7 +7,9 @@
 //! (α = β = 0.05: accept H1 at LLR ≥ 2.94, H0 at LLR ≤ −2.94).
 //!
 //! `cargo run --release --example ab_match -- <feature> <pairs> <nodes per move>`
-//! with `<feature>` one of `aspiration`, `lmr`, `killers-history`.
+//! with `<feature>` a name of `Features::without_each` (`aspiration`, `lmr`, `killers-history`,
+//! `reverse-futility`, `quiescence`, `learned-evaluation`, `interval-estimate`; not
+//! `time-by-phase`, which needs a clock).
 
 use krou::rules::{Game, GrandSlam, Position};
 use krou::search::{Control, Features, Limits, Searcher, Settings};

@@ -6,7 +6,9 @@
 //! equal time, 50 ms a move: +10.0 ± 11.8 in 1,952 games, stopped undecided); the learned
 //! evaluation beat the linear one by +397.5 ± 275.3 Elo (38 games at 50 ms a move, +34 =1 −3,
 //! SPRT H1), so it is on; the interval estimate showed no gain (+3.3 ± 9.9 in 1,665 games at
-//! 50,000 nodes a move with the 0–20 tables, stopped undecided), so it is off.
+//! 50,000 nodes a move with the 0–20 tables, stopped undecided), so it is off; the time plan by
+//! phase is off until an SPRT at `10+0.1` keeps it (it changes nothing without a clock, so not
+//! at a fixed node count or depth).
 
 /// Which optional search features are in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +33,7 @@ pub struct Features {
     pub interval_estimate: bool,
     /// A clock without `movestogo` is shared out by the game's phase (more for the middle
     /// game, less for the opening and the long endgame; `time::Plan::ByPhase`); off: evenly.
-    pub time_plan: bool,
+    pub time_by_phase: bool,
 }
 
 impl Default for Features {
@@ -44,13 +46,14 @@ impl Default for Features {
             quiescence: true,
             learned_evaluation: true,
             interval_estimate: false,
-            time_plan: false,
+            time_by_phase: false,
         }
     }
 }
 
 impl Features {
     /// Every feature, by name, for command lines: `(name, the defaults with it toggled)`.
+    /// (`time-by-phase` changes nothing in a search without a clock.)
     pub fn without_each() -> Vec<(&'static str, Features)> {
         let all = Features::default();
         vec![
@@ -104,9 +107,9 @@ impl Features {
                 },
             ),
             (
-                "time-plan",
+                "time-by-phase",
                 Features {
-                    time_plan: !all.time_plan,
+                    time_by_phase: !all.time_by_phase,
                     ..all
                 },
             ),

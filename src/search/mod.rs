@@ -78,7 +78,7 @@ pub fn time_plan(
 
 /// How a search with `features` shares out a clock in `root`.
 fn clock_plan(root: &Position, features: Features) -> Plan {
-    if features.time_plan {
+    if features.time_by_phase {
         Plan::ByPhase {
             seeds_on_board: root.seeds_on_board(),
         }

@@ -254,6 +254,7 @@ impl<E: Engine> Session<E> {
     fn describe_go(&self, go: &Go, limits: &Limits) -> String {
         let none = || "none".to_string();
         let ms = |d: Option<Duration>| d.map_or_else(none, |d| format!("{} ms", d.as_millis()));
+        // The protocol's searches run with the default features (nothing here switches them).
         let (soft, hard) =
             crate::search::time_plan(limits, self.game.position(), Features::default());
         let tables = self
