@@ -240,7 +240,8 @@ impl Work<'_> {
 
     /// The boards that join the sets at `t` by their own moves (captures, game ends, or all
     /// quiet moves already settled), or by the trivial bounds at the last threshold: the boards
-    /// that joined `lo >= t`, then those that joined `hi <= -t`.
+    /// that joined `lo >= t`, then those that joined `hi <= -t` (neither listed at the last
+    /// threshold, where nothing spreads from them).
     fn seed_sets(&mut self, t: i8, last: bool) -> (Vec<u32>, Vec<u32>) {
         let stretches = self
             .lo
@@ -258,13 +259,19 @@ impl Work<'_> {
                 let first = k * STRETCH;
                 let mut hi_set = Vec::new();
                 for at in 0..lo.len() {
+                    // At the last threshold nothing spreads from the boards set: they are
+                    // not listed (the boards left to the trivial bounds may be many).
                     if lo[at] == UNSET && (last || lo_static[at] >= t) {
                         lo[at] = t;
-                        lo_set.push((first + at) as u32);
+                        if !last {
+                            lo_set.push((first + at) as u32);
+                        }
                     }
                     if hi[at] == UNSET && (last || (quiet_left[at] == 0 && hi_static[at] <= -t)) {
                         hi[at] = -t;
-                        hi_set.push((first + at) as u32);
+                        if !last {
+                            hi_set.push((first + at) as u32);
+                        }
                     }
                 }
                 if let Ok(mut found) = hi_found.lock() {
