@@ -44,7 +44,8 @@ const LEAST_WEIGHTED_MOVES_LEFT: u8 = 20;
 pub enum Plan {
     /// The same share of the clock at every move, as if [`DEFAULT_HORIZON`] moves were left.
     Even,
-    /// A share by the game's phase, given by the seeds on the board (see [`phase_weight`]).
+    /// A share by the game's phase, given by the seeds on the board (see [`phase_weight`]), of
+    /// the clock and the increments still to come (see [`moves_to_play`]).
     ByPhase {
         /// Seeds on the board at the root.
         seeds_on_board: u8,
@@ -53,13 +54,26 @@ pub enum Plan {
 
 /// What a move at `seeds_on_board` is worth spending on, against a middle-game move's 1, after
 /// how much a side's score fell, on average, from one of its moves to its next (measured in
-/// games, see docs/search.md): about the same from 48 seeds down to 16, less at 8–15 seeds,
-/// where the endgame tables answer most of the tree, and less again below.
+/// games, see docs/search.md): four fifths of the middle game's drop in the opening (36 seeds
+/// or more), the most from 35 seeds down to 16, less at 8–15 seeds, where the endgame tables
+/// answer most of the tree, and less again below.
 pub fn phase_weight(seeds_on_board: u8) -> f64 {
     match seeds_on_board {
-        16.. => 1.0,
+        36.. => 0.8,
+        16..=35 => 1.0,
         8..=15 => 0.4,
         _ => 0.2,
+    }
+}
+
+/// About how many moves a side still plays from a position with `seeds_on_board` (the mean in
+/// games, see docs/search.md: 73 from 40–48 seeds, 59 from 30–35, 50 from 24–29, 42 from 8–23,
+/// 15 from 4–7): the increments [`Plan::ByPhase`] can count on.
+pub fn moves_to_play(seeds_on_board: u8) -> u8 {
+    if seeds_on_board >= 8 {
+        seeds_on_board.saturating_add(24).max(40)
+    } else {
+        2 * seeds_on_board + 2
     }
 }
 
@@ -130,23 +144,26 @@ impl TimeManager {
 /// Soft and hard limits for a clock: this move's share of the usable time (clock less
 /// overhead), plus most of the increment, each capped to a safe fraction of the usable time.
 /// The share is one over the moves to go (`movestogo`, else the horizon) or, by phase, this
-/// move's weight over the weighted moves left.
+/// move's weight over the weighted moves left, of the clock and the increments to come.
 fn clock_limits(clock: &Clock, overhead: Duration, plan: Plan) -> (Duration, Duration) {
     let usable = clock.remaining.saturating_sub(overhead).as_secs_f64();
     if clock.moves_to_go == Some(1) {
         let all = Duration::from_secs_f64(usable * LAST_MOVE_SHARE);
         return (all, all);
     }
-    let share = match (clock.moves_to_go, plan) {
-        (Some(moves), _) => 1.0 / f64::from(moves.max(1)),
-        (None, Plan::Even) => 1.0 / f64::from(DEFAULT_HORIZON),
+    let increment = clock.increment.as_secs_f64();
+    let mut soft = match (clock.moves_to_go, plan) {
+        (Some(moves), _) => usable / f64::from(moves.max(1)) + increment * INCREMENT_SHARE,
+        (None, Plan::Even) => usable / f64::from(DEFAULT_HORIZON) + increment * INCREMENT_SHARE,
         (None, Plan::ByPhase { seeds_on_board }) => {
+            // The clock and the increments still to come, counted as at most the clock again:
+            // the endgame's searches mostly end early on proven results, and hand back most of
+            // their increments to be spent before.
+            let to_come = increment * f64::from(moves_to_play(seeds_on_board));
             let moves_left = seeds_on_board.max(LEAST_WEIGHTED_MOVES_LEFT);
-            phase_weight(seeds_on_board) / f64::from(moves_left)
+            (usable + to_come.min(usable)) * phase_weight(seeds_on_board) / f64::from(moves_left)
         }
     };
-    let increment = clock.increment.as_secs_f64() * INCREMENT_SHARE;
-    let mut soft = usable * share + increment;
     let mut hard_over_soft = HARD_OVER_SOFT;
     if clock.remaining < SHORT_CLOCK {
         soft *= (clock.remaining.as_secs_f64() / SHORT_CLOCK.as_secs_f64()).powi(2);
