@@ -119,13 +119,15 @@ fn depth(d: u32) -> Limits {
 
 #[test]
 fn alpha_beta_scores_equal_plain_minimax_at_small_depths() {
-    // Reductions and futility pruning make the search selective on purpose: compare the
-    // full-width search (PVS, aspiration windows, hash table, move ordering and quiescence all
-    // in force) with minimax and its plain quiescence.
+    // Reductions and pruning make the search selective on purpose: compare the full-width
+    // search (PVS, aspiration windows, hash table, move ordering and quiescence all in force)
+    // with minimax and its plain quiescence.
     let mut searcher = Searcher::new(Settings::default());
     searcher.set_features(Features {
         late_move_reductions: false,
         reverse_futility: false,
+        internal_reduction: false,
+        razoring: false,
         aspiration: true,
         ..Features::default()
     });
@@ -152,6 +154,8 @@ fn multi_pv_lines_are_every_move_with_its_minimax_score_best_first() {
     searcher.set_features(Features {
         late_move_reductions: false,
         reverse_futility: false,
+        internal_reduction: false,
+        razoring: false,
         ..Features::default()
     });
     for (i, game) in sample_games(60, 11).iter().enumerate() {

@@ -12,6 +12,23 @@ use crate::search::{Control, Features, Limits, Score, Searcher, Settings};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// The search the self-play games are played with, but for the evaluation and the interval
+/// estimate, which [`Plan`] sets: the search the shipped weights' data were made with (before
+/// internal iterative reduction), pinned here rather than taken from the search's defaults, so
+/// that the same plan makes the same data whatever those become.
+pub const SELF_PLAY_SEARCH: Features = Features {
+    aspiration: false,
+    late_move_reductions: true,
+    killers_and_history: true,
+    reverse_futility: true,
+    quiescence: true,
+    learned_evaluation: true,
+    interval_estimate: false,
+    time_by_phase: false,
+    internal_reduction: false,
+    razoring: false,
+};
+
 /// How the games of a run are played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
@@ -71,7 +88,7 @@ pub fn play_batch(plan: &Plan, batch: usize, tables: Option<&Arc<Tables>>) -> Ve
     searcher.set_features(Features {
         learned_evaluation: plan.learned_evaluation,
         interval_estimate: plan.interval_estimate,
-        ..Features::default()
+        ..SELF_PLAY_SEARCH
     });
     let mut random = Random(0x6b72_6f75_0000_0000 ^ batch as u64);
     let mut samples = Vec::new();

@@ -26,6 +26,14 @@ const FUTILITY_DEPTH: i32 = 5;
 /// … when the evaluation beats beta by this much a ply of depth (100 = one seed; it beat 150 by
 /// +36 ± 20 Elo in 758 games at 50,000 nodes a move).
 const FUTILITY_MARGIN: i32 = 100;
+/// Internal iterative reduction applies at nodes this deep or deeper that find no move in the
+/// transposition table.
+const IIR_DEPTH: i32 = 4;
+/// Razoring applies at nodes this near the horizon or nearer …
+const RAZOR_DEPTH: i32 = 2;
+/// … when the evaluation is below alpha by this much (100 = one seed) plus
+/// [`FUTILITY_MARGIN`] a ply of depth.
+const RAZOR_MARGIN: i32 = 200;
 /// Nodes between two looks at the clock and the stop flags (well under a millisecond).
 const POLL_INTERVAL: u64 = 1024;
 /// How many captures in a row the quiescence search follows past the horizon.
@@ -570,20 +578,42 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
 
         // 6. Reverse futility: near the horizon, a node whose evaluation beats beta by more
-        //    than a margin a ply is taken to hold (not at the root, in a PV node, within the
-        //    tables' proven range or against a proven score).
-        if self.shared.features.reverse_futility
-            && !pv_node
-            && ply > 0
+        //    than a margin a ply is taken to hold; and razoring: a node whose evaluation is far
+        //    below alpha, and whose captures do not lift it above alpha either, is taken to
+        //    fail low (neither at the root, in a PV node, within the tables' proven range or
+        //    against a proven score).
+        let features = self.shared.features;
+        let prunable = !pv_node && ply > 0 && proven_range.is_none();
+        let futile = features.reverse_futility
             && depth <= FUTILITY_DEPTH
-            && proven_range.is_none()
-            && !value::is_proven(beta)
-        {
-            let estimate = evaluate(position, self.shared.features.learned_evaluation);
-            if estimate - FUTILITY_MARGIN * depth >= beta {
+            && !value::is_proven(beta);
+        let razor = features.razoring && depth <= RAZOR_DEPTH && !value::is_proven(alpha);
+        if prunable && (futile || razor) {
+            let estimate = evaluate(position, features.learned_evaluation);
+            if futile && estimate - FUTILITY_MARGIN * depth >= beta {
                 return estimate;
             }
+            if razor && estimate + RAZOR_MARGIN + FUTILITY_MARGIN * depth <= alpha {
+                let open = Open {
+                    key,
+                    moves,
+                    narrowed_root,
+                    proven_range,
+                };
+                let v = self.quiesce(position, &open, alpha, alpha + 1, ply, QUIESCENCE_PLIES);
+                if self.stopped || v <= alpha {
+                    return v;
+                }
+            }
         }
+
+        // 6b. Internal iterative reduction: with no move from the table to start from, a ply
+        //     shallower.
+        let depth = if features.internal_reduction && depth >= IIR_DEPTH && hash_move.is_none() {
+            depth - 1
+        } else {
+            depth
+        };
 
         // 7. The children, best first, with principal-variation search.
         let node = Node {
