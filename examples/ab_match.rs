@@ -2,14 +2,16 @@
 //! at a fixed number of nodes per move (so CPU load does not change the result), with an SPRT.
 //!
 //! Each opening (a few pseudo-random moves from the start, fixed seed) is played twice, once
-//! with each engine as South. Prints W/D/L of the full search, its Elo gain with a 95%
+//! with each engine as South. Prints W/D/L of the default search, its Elo gain with a 95%
 //! interval, and the SPRT log-likelihood ratio for H0 = 0 Elo against H1 = `ELO1` Elo
 //! (α = β = 0.05: accept H1 at LLR ≥ 2.94, H0 at LLR ≤ −2.94).
 //!
 //! `cargo run --release --example ab_match -- <feature> <pairs> <nodes per move>`
 //! with `<feature>` a name of `Features::without_each` (`aspiration`, `lmr`, `killers-history`,
-//! `reverse-futility`, `quiescence`, `learned-evaluation`, `interval-estimate`; not
-//! `time-by-phase`, which needs a clock).
+//! `reverse-futility`, `quiescence`, `learned-evaluation`, `interval-estimate`,
+//! `internal-reduction`, `razoring`; not `time-by-phase`, which needs a clock). Each name
+//! toggles its feature: off where the default has it on, on where it is off (`aspiration`,
+//! `interval-estimate`, `razoring`).
 
 use krou::rules::{Game, GrandSlam, Position};
 use krou::search::{Control, Features, Limits, Searcher, Settings};

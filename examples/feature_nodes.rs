@@ -1,5 +1,5 @@
-//! Nodes and time to reach a depth on the bench games, with every feature and with each one
-//! switched off: how much each feature shrinks the tree (not what it gains in play; see
+//! Nodes and time to reach a depth on the bench games, with the default features and with each
+//! one toggled (off where the default has it on, on where it is off): how much each feature shrinks the tree (not what it gains in play; see
 //! `ab_match` for that).
 //!
 //! `cargo run --release --example feature_nodes -- <depth>`

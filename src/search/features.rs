@@ -9,7 +9,8 @@
 //! 50,000 nodes a move with the 0–20 tables, stopped undecided), so it is off; the time plan by
 //! phase is off until an SPRT at `10+0.1` keeps it (it changes nothing without a clock, so not
 //! at a fixed node count or depth); internal iterative reduction gained +69.7 ± 29.8 Elo (192
-//! games at 50,000 nodes a move with the 0–20 tables, SPRT H1), so it is on.
+//! games at 50,000 nodes a move with the 0–20 tables, SPRT H1), so it is on; razoring on top of
+//! it showed no gain (+5.3 ± 20.6 in 327 games, stopped undecided), so it is off.
 
 /// Which optional search features are in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,8 +36,9 @@ pub struct Features {
     /// A clock without `movestogo` is shared out by the game's phase (more for the middle
     /// game, less for the opening and the long endgame; `time::Plan::ByPhase`); off: evenly.
     pub time_by_phase: bool,
-    /// Internal iterative reduction: a node deep enough for the transposition table that finds
-    /// no move there is searched a ply shallower (its move ordering has nothing to start from).
+    /// Internal iterative reduction: a node 4 or more plies from the horizon, not the root, that
+    /// finds no move in the transposition table is searched a ply shallower (its move ordering
+    /// has nothing to start from).
     pub internal_reduction: bool,
     /// Razoring: near the horizon, outside the principal variation, a node whose evaluation is
     /// far below alpha is given the quiescence search's value when that fails low too.

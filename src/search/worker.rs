@@ -1,6 +1,7 @@
 //! One search thread: iterative deepening over a negamax alpha-beta with principal-variation
-//! search, aspiration windows, late move reductions, reverse futility pruning and a shared
-//! transposition table (used from depth 3 up). Each iteration finds one line, or several best
+//! search, aspiration windows, late move reductions, reverse futility pruning, internal
+//! iterative reduction (razoring exists behind a switch, off) and a shared transposition table
+//! (used from depth 3 up). Each iteration finds one line, or several best
 //! lines for `MultiPV`, each over the root moves the lines before it did not take. The main
 //! thread also keeps time; helper threads (Lazy SMP) search the same tree, one line, share what
 //! they learn through the table, and a deeper iteration of theirs is played.
@@ -26,9 +27,11 @@ const FUTILITY_DEPTH: i32 = 5;
 /// … when the evaluation beats beta by this much a ply of depth (100 = one seed; it beat 150 by
 /// +36 ± 20 Elo in 758 games at 50,000 nodes a move).
 const FUTILITY_MARGIN: i32 = 100;
-/// Internal iterative reduction applies at nodes this deep or deeper that find no move in the
-/// transposition table.
+/// Internal iterative reduction applies at nodes this many plies from the horizon or more that
+/// find no move in the transposition table (more than [`TT_DEPTH`], so that the reduced node
+/// still probes and stores).
 const IIR_DEPTH: i32 = 4;
+const _: () = assert!(IIR_DEPTH > TT_DEPTH);
 /// Razoring applies at nodes this near the horizon or nearer …
 const RAZOR_DEPTH: i32 = 2;
 /// … when the evaluation is below alpha by this much (100 = one seed) plus
@@ -584,9 +587,8 @@ impl<'s, 'a> Worker<'s, 'a> {
         //    against a proven score).
         let features = self.shared.features;
         let prunable = !pv_node && ply > 0 && proven_range.is_none();
-        let futile = features.reverse_futility
-            && depth <= FUTILITY_DEPTH
-            && !value::is_proven(beta);
+        let futile =
+            features.reverse_futility && depth <= FUTILITY_DEPTH && !value::is_proven(beta);
         let razor = features.razoring && depth <= RAZOR_DEPTH && !value::is_proven(alpha);
         if prunable && (futile || razor) {
             let estimate = evaluate(position, features.learned_evaluation);
@@ -608,8 +610,13 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
 
         // 6b. Internal iterative reduction: with no move from the table to start from, a ply
-        //     shallower.
-        let depth = if features.internal_reduction && depth >= IIR_DEPTH && hash_move.is_none() {
+        //     shallower (not at the root, whose moves are ordered by the iteration before and
+        //     whose later MultiPV lines, or `searchmoves`, never have a table move).
+        let depth = if features.internal_reduction
+            && ply > 0
+            && depth >= IIR_DEPTH
+            && hash_move.is_none()
+        {
             depth - 1
         } else {
             depth
