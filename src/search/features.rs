@@ -37,8 +37,8 @@ pub struct Features {
     /// game, less for the opening and the long endgame; `time::Plan::ByPhase`); off: evenly.
     pub time_by_phase: bool,
     /// Internal iterative reduction: a node 4 or more plies from the horizon, not the root, that
-    /// finds no move in the transposition table is searched a ply shallower (its move ordering
-    /// has nothing to start from).
+    /// finds no move in the transposition table is searched a ply shallower, two from 8 plies
+    /// (its move ordering has nothing to start from).
     pub internal_reduction: bool,
     /// Razoring: near the horizon, outside the principal variation, a node whose evaluation is
     /// far below alpha is given the quiescence search's value when that fails low too.
