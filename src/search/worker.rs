@@ -614,8 +614,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
 
         // 6b. Internal iterative reduction: with no move from the table to start from, a ply
-        //     shallower, two from `IIR_DEEP` plies (not at the root, whose moves are ordered by the iteration before and
-        //     whose later MultiPV lines, or `searchmoves`, never have a table move).
+        //     shallower, two from `IIR_DEEP` plies (not at the root, whose moves are ordered
+        //     by the iteration before and whose later MultiPV lines, or `searchmoves`, never
+        //     have a table move).
         let depth = if features.internal_reduction
             && ply > 0
             && depth >= IIR_DEPTH
