@@ -6,6 +6,7 @@
 
 mod bench;
 pub mod eval;
+mod eval_cache;
 mod features;
 mod limits;
 pub mod net;

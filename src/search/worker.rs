@@ -7,6 +7,7 @@
 //! they learn through the table, and a deeper iteration of theirs is played.
 
 use super::eval::evaluate_with as evaluate;
+use super::eval_cache::EvalCache;
 use super::ordering::{self, Children, FILLER, Node, Ordering as MoveOrder, Picker};
 use super::table::{Bound, Table};
 use super::time::TimeManager;
@@ -167,6 +168,8 @@ pub struct Worker<'s, 'a> {
     filled: u64,
     /// Endgame table hits not yet added to the shared count.
     tbhits: u64,
+    /// The evaluations this worker has made.
+    evaluations: EvalCache,
     /// The largest seed count on the board the tables cover (0 without tables).
     table_seeds: u8,
     seldepth: usize,
@@ -201,6 +204,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             nodes: 0,
             filled: 0,
             tbhits: 0,
+            evaluations: EvalCache::default(),
             table_seeds: shared.tables.and_then(Tables::max_seeds).unwrap_or(0),
             seldepth: 0,
             may_abort: false,
@@ -395,7 +399,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             Entry::Open(open) if self.shared.features.quiescence => {
                 self.quiesce(position, &open, alpha, beta, ply, QUIESCENCE_PLIES)
             }
-            Entry::Open(open) => horizon(position, open.proven_range, self.shared.features),
+            Entry::Open(open) => self.horizon(position, &open),
         }
     }
 
@@ -411,7 +415,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         ply: usize,
         plies: u32,
     ) -> i32 {
-        let stand = horizon(position, open.proven_range, self.shared.features);
+        let stand = self.horizon(position, open);
         if stand >= beta || plies == 0 || ply >= MAX_PLY - 1 {
             return stand;
         }
@@ -561,7 +565,8 @@ impl<'s, 'a> Worker<'s, 'a> {
 
         // 4. The horizon (an estimate kept within the tables' proven range).
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return horizon(position, proven_range, self.shared.features);
+            let estimate = self.evaluate(position, key);
+            return horizon(estimate, proven_range, self.shared.features);
         }
 
         // 5. The transposition table.
@@ -595,7 +600,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             features.reverse_futility && depth <= FUTILITY_DEPTH && !value::is_proven(beta);
         let razor = features.razoring && depth <= RAZOR_DEPTH && !value::is_proven(alpha);
         if prunable && (futile || razor) {
-            let estimate = evaluate(position, features.learned_evaluation);
+            let estimate = self.evaluate(position, key);
             if futile && estimate - FUTILITY_MARGIN * depth >= beta {
                 return estimate;
             }
@@ -740,6 +745,21 @@ impl<'s, 'a> Worker<'s, 'a> {
         1 + i32::from(depth >= LMR_DEEP && index >= LMR_DEEP_MOVES)
     }
 
+    /// The static evaluation of `position`, whose key is `key` (from this search's cache when
+    /// it was evaluated before).
+    #[inline]
+    fn evaluate(&mut self, position: &Position, key: u64) -> i32 {
+        let learned = self.shared.features.learned_evaluation;
+        self.evaluations.get_or(key, || evaluate(position, learned))
+    }
+
+    /// [`horizon`] for an open node: its evaluation within the tables' proven range.
+    #[inline]
+    fn horizon(&mut self, position: &Position, open: &Open) -> i32 {
+        let estimate = self.evaluate(position, open.key);
+        horizon(estimate, open.proven_range, self.shared.features)
+    }
+
     fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         self.pv[ply][ply] = mv;
@@ -769,11 +789,10 @@ struct Open {
     proven_range: Option<(i32, i32)>,
 }
 
-/// The static estimate of a node at the horizon, kept within the tables' proven range (see
+/// The static `estimate` of a node at the horizon, kept within the tables' proven range (see
 /// [`Features::interval_estimate`] for where in it).
 #[inline]
-fn horizon(position: &Position, proven_range: Option<(i32, i32)>, features: Features) -> i32 {
-    let estimate = evaluate(position, features.learned_evaluation);
+fn horizon(estimate: i32, proven_range: Option<(i32, i32)>, features: Features) -> i32 {
     match proven_range {
         Some((lo, hi)) if features.interval_estimate => {
             (estimate.clamp(100 * lo, 100 * hi) + 50 * (lo + hi)) / 2

@@ -1,0 +1,77 @@
+//! The evaluations a search has made, by position key: a search evaluates many positions more
+//! than once (each iteration goes over the last one's tree again, a reduced or null-window
+//! search is searched again in full, a node's reverse-futility estimate comes back as a leaf
+//! of a later iteration), and one lookup costs less than the learned evaluation.
+//!
+//! Each worker has its own cache, so nothing is shared between threads. An entry holds the
+//! key's upper 48 bits and the evaluation as 16 bits; the slot is chosen by the [`SLOT_BITS`]
+//! bits just below those, so 62 bits of the key must match: about the transposition table's
+//! odds of a false match. A test checks that the cached evaluation equals the plain one, and
+//! `krou bench`'s node count (the search's signature) did not change when the cache came in.
+
+/// Slots: 2¹⁴ of 8 bytes, 128 KiB, which stay in the second-level cache (more were no faster,
+/// fewer slower: see docs/search.md).
+const SLOT_BITS: u32 = 14;
+
+/// The key's bits kept in an entry (the upper 48); the lower 16 hold the evaluation.
+const CHECK: u64 = !0xffff;
+
+/// A direct-mapped cache of evaluations by position key.
+pub struct EvalCache {
+    slots: Box<[u64]>,
+}
+
+impl Default for EvalCache {
+    fn default() -> Self {
+        EvalCache {
+            slots: vec![0; 1 << SLOT_BITS].into_boxed_slice(),
+        }
+    }
+}
+
+impl EvalCache {
+    /// The evaluation of the position of `key`: from the cache if it holds it, else
+    /// `evaluate()`, which is then kept. Evaluations must fit in an `i16`.
+    #[inline]
+    pub fn get_or(&mut self, key: u64, evaluate: impl FnOnce() -> i32) -> i32 {
+        let slot = ((key & 0xffff) >> (16 - SLOT_BITS)) as usize;
+        let Some(entry) = self.slots.get_mut(slot) else {
+            return evaluate();
+        };
+        if *entry & CHECK == key & CHECK && *entry != 0 {
+            return i32::from(*entry as u16 as i16);
+        }
+        let value = evaluate();
+        *entry = key & CHECK | u64::from(value as i16 as u16);
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::eval::evaluate;
+    use crate::search::test_support::random_positions;
+
+    #[test]
+    fn a_cached_evaluation_is_the_evaluation() {
+        let mut cache = EvalCache::default();
+        let positions = random_positions(20_000);
+        // Twice over, so the second pass reads what the first kept.
+        for position in positions.iter().chain(&positions) {
+            let cached = cache.get_or(position.key(), || evaluate(position));
+            assert_eq!(cached, evaluate(position), "{position}");
+        }
+    }
+
+    #[test]
+    fn a_slot_holds_the_last_key_it_was_given() {
+        let mut cache = EvalCache::default();
+        // Two keys of the same slot (the same lower 16 bits).
+        let (a, b) = (0x0123_4567_89ab_0042, 0x0123_9999_89ab_0042);
+        assert_eq!(cache.get_or(a, || -7), -7);
+        assert_eq!(cache.get_or(b, || 9), 9);
+        assert_eq!(cache.get_or(a, || 11), 11);
+        assert_eq!(cache.get_or(a, || 13), 11);
+    }
+}
