@@ -3,11 +3,14 @@
 //! search is searched again in full, a node's reverse-futility estimate comes back as a leaf
 //! of a later iteration), and one lookup costs less than the learned evaluation.
 //!
-//! Each worker has its own cache, so nothing is shared between threads. An entry holds the
-//! key's upper 48 bits and the evaluation as 16 bits; the slot is chosen by the [`SLOT_BITS`]
-//! bits just below those, so 62 bits of the key must match: about the transposition table's
-//! odds of a false match. A test checks that the cached evaluation equals the plain one, and
-//! `krou bench`'s node count (the search's signature) did not change when the cache came in.
+//! Each worker has its own cache for one search, so nothing is shared between threads and a
+//! change of the search's features never meets old entries. An entry holds the key's upper 48
+//! bits and the evaluation as 16 bits; the slot is chosen by the [`SLOT_BITS`] bits just below
+//! those, so 48 + [`SLOT_BITS`] bits of the key must match (the lowest two are not looked at):
+//! about the transposition table's odds of a false match. An empty slot is 0; an entry that
+//! happens to be 0 reads as empty and is computed again. A test checks that the cached
+//! evaluations equal the plain ones, and `krou bench`'s node count (the search's signature) did
+//! not change when the cache came in.
 
 /// Slots: 2¹⁴ of 8 bytes, 128 KiB, which stay in the second-level cache (more were no faster,
 /// fewer slower: see docs/search.md).
@@ -15,6 +18,10 @@ const SLOT_BITS: u32 = 14;
 
 /// The key's bits kept in an entry (the upper 48); the lower 16 hold the evaluation.
 const CHECK: u64 = !0xffff;
+
+// Every evaluation fits in an entry's 16 bits.
+const _: () = assert!(super::value::MAX_EVAL <= i16::MAX as i32);
+const _: () = assert!(SLOT_BITS <= 16);
 
 /// A direct-mapped cache of evaluations by position key.
 pub struct EvalCache {
@@ -31,7 +38,8 @@ impl Default for EvalCache {
 
 impl EvalCache {
     /// The evaluation of the position of `key`: from the cache if it holds it, else
-    /// `evaluate()`, which is then kept. Evaluations must fit in an `i16`.
+    /// `evaluate()`, which is then kept. Evaluations are within ±`MAX_EVAL`, which fits in an
+    /// `i16`.
     #[inline]
     pub fn get_or(&mut self, key: u64, evaluate: impl FnOnce() -> i32) -> i32 {
         let slot = ((key & 0xffff) >> (16 - SLOT_BITS)) as usize;
@@ -50,17 +58,33 @@ impl EvalCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::eval::evaluate;
+    use crate::search::eval::evaluate_with;
     use crate::search::test_support::random_positions;
+    use crate::search::value::MAX_EVAL;
 
     #[test]
     fn a_cached_evaluation_is_the_evaluation() {
+        // Fewer positions than slots, twice over, so the second pass reads most of what the
+        // first kept; both evaluations.
+        let positions = random_positions(10_000);
+        for learned in [true, false] {
+            let mut cache = EvalCache::default();
+            for position in positions.iter().chain(&positions) {
+                let plain = evaluate_with(position, learned);
+                let cached = cache.get_or(position.key(), || evaluate_with(position, learned));
+                assert_eq!(cached, plain, "{position}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_extreme_evaluations_read_back_as_kept() {
         let mut cache = EvalCache::default();
-        let positions = random_positions(20_000);
-        // Twice over, so the second pass reads what the first kept.
-        for position in positions.iter().chain(&positions) {
-            let cached = cache.get_or(position.key(), || evaluate(position));
-            assert_eq!(cached, evaluate(position), "{position}");
+        let values = [MAX_EVAL, -MAX_EVAL, -1, 0, 1];
+        for (k, &value) in values.iter().enumerate() {
+            let key = 0x9e37_79b9_7f4a_7c15_u64.wrapping_mul(k as u64 + 1);
+            assert_eq!(cache.get_or(key, || value), value);
+            assert_eq!(cache.get_or(key, || value + 1), value, "{value} kept");
         }
     }
 

@@ -6,7 +6,7 @@
 //! thread also keeps time; helper threads (Lazy SMP) search the same tree, one line, share what
 //! they learn through the table, and a deeper iteration of theirs is played.
 
-use super::eval::evaluate_with as evaluate;
+use super::eval::evaluate_with;
 use super::eval_cache::EvalCache;
 use super::ordering::{self, Children, FILLER, Node, Ordering as MoveOrder, Picker};
 use super::table::{Bound, Table};
@@ -566,7 +566,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         // 4. The horizon (an estimate kept within the tables' proven range).
         if depth <= 0 || ply >= MAX_PLY - 1 {
             let estimate = self.evaluate(position, key);
-            return horizon(estimate, proven_range, self.shared.features);
+            return within_proven_range(estimate, proven_range, self.shared.features);
         }
 
         // 5. The transposition table.
@@ -750,14 +750,16 @@ impl<'s, 'a> Worker<'s, 'a> {
     #[inline]
     fn evaluate(&mut self, position: &Position, key: u64) -> i32 {
         let learned = self.shared.features.learned_evaluation;
-        self.evaluations.get_or(key, || evaluate(position, learned))
+        self.evaluations
+            .get_or(key, || evaluate_with(position, learned))
     }
 
-    /// [`horizon`] for an open node: its evaluation within the tables' proven range.
+    /// The static estimate of an open node at the horizon: its evaluation within the tables'
+    /// proven range.
     #[inline]
     fn horizon(&mut self, position: &Position, open: &Open) -> i32 {
         let estimate = self.evaluate(position, open.key);
-        horizon(estimate, open.proven_range, self.shared.features)
+        within_proven_range(estimate, open.proven_range, self.shared.features)
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
@@ -789,10 +791,10 @@ struct Open {
     proven_range: Option<(i32, i32)>,
 }
 
-/// The static `estimate` of a node at the horizon, kept within the tables' proven range (see
+/// A node's static `estimate` kept within the tables' proven range (see
 /// [`Features::interval_estimate`] for where in it).
 #[inline]
-fn horizon(estimate: i32, proven_range: Option<(i32, i32)>, features: Features) -> i32 {
+fn within_proven_range(estimate: i32, proven_range: Option<(i32, i32)>, features: Features) -> i32 {
     match proven_range {
         Some((lo, hi)) if features.interval_estimate => {
             (estimate.clamp(100 * lo, 100 * hi) + 50 * (lo + hi)) / 2
