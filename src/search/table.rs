@@ -82,13 +82,12 @@ impl Table {
         }
     }
 
-    /// Empties every slot and resets the generation.
-    pub fn clear(&self) {
-        for slot in self.buckets.iter().flat_map(|b| &b.slots) {
-            slot.check.store(0, Ordering::Relaxed);
-            slot.data.store(0, Ordering::Relaxed);
-        }
-        self.generation.store(0, Ordering::Relaxed);
+    /// Empties every slot and resets the generation. Through `&mut`, so that the buckets are
+    /// written as plain memory (one fill) rather than slot by slot as atomics, which took
+    /// several times as long.
+    pub fn clear(&mut self) {
+        self.buckets.fill_with(Bucket::default);
+        *self.generation.get_mut() = 0;
     }
 
     /// Marks the start of a new search, so entries of earlier searches age.
@@ -219,7 +218,7 @@ mod tests {
 
     #[test]
     fn a_stored_entry_is_found_with_its_fields() {
-        let table = Table::new(1);
+        let mut table = Table::new(1);
         let key = 0x1234_5678_9abc_def0;
         table.store(key, -1234, 7, Bound::Lower, Move::new(9));
         let hit = table.probe(key);
