@@ -2,7 +2,7 @@
 //! evaluations read it ([`super::eval`]'s linear terms and [`super::net`]'s inputs), so it lives
 //! apart from either.
 
-use crate::rules::Side;
+use crate::rules::{Position, Side};
 
 /// Bytes of a 48-bit side word, each `0x80`.
 const HIGH_BITS: u64 = 0x8080_8080_8080;
@@ -55,6 +55,25 @@ pub(crate) fn ready_capture(own: u64, other: u64) -> i32 {
     best as i32
 }
 
+/// Whether the side to move in `position` might capture with its next sowing: false only when
+/// none can, so a search may skip playing its moves to look. Exact for sowings of fewer than 12
+/// seeds (their last seed must fall in an opponent's pit of 1–2 seeds); any pit of 12 or more
+/// makes it true.
+#[inline]
+pub(crate) fn may_capture(position: &Position) -> bool {
+    let us = position.side_to_move();
+    let (own, other) = (position.side_word(us), position.side_word(us.opponent()));
+    // The opponent's pits of 1–2 seeds, as 0x01 bytes, and where each own sowing ends.
+    let takable = (at_least(other, 1) & !at_least(other, 3)) >> 7;
+    let reach = own + PIT_INDICES;
+    let mut lands = 0;
+    for pit in 0..6 {
+        let target = (reach >> (8 * pit) & 0xff).wrapping_sub(6);
+        lands |= u64::from(target < 6) << (8 * (target & 7));
+    }
+    lands & takable != 0 || at_least(own, 12) != 0
+}
+
 /// The most seeds `side` could capture with one sowing of fewer than 12 seeds (no lap), ignoring
 /// the grand-slam and feeding rules: a cheap measure of the threats on the board.
 #[inline]
@@ -80,4 +99,62 @@ pub(crate) fn best_capture(pits: &[u8; 12], side: Side) -> i32 {
         best = best.max(taken);
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{GrandSlam, Position};
+    use crate::search::test_support::random_positions;
+
+    /// The quiescence search skips a node's moves on `may_capture`'s word, so a false must
+    /// mean that no legal move captures, under either grand-slam rule.
+    #[test]
+    fn no_capture_is_missed() {
+        let (mut skipped, mut captures) = (0usize, 0usize);
+        for position in random_positions(200_000) {
+            for rule in [
+                GrandSlam::NoCapture,
+                GrandSlam::Forbidden,
+                GrandSlam::CaptureAll,
+            ] {
+                let captured = position
+                    .legal_moves(rule)
+                    .into_iter()
+                    .any(|mv| position.play_unchecked(mv, rule).captured > 0);
+                assert!(
+                    !captured || may_capture(&position),
+                    "{position:?} under {rule:?}"
+                );
+                skipped += usize::from(!may_capture(&position));
+                captures += usize::from(captured);
+            }
+        }
+        // Both answers occur, so the test sees each side of the function.
+        assert!(
+            skipped > 10_000 && captures > 10_000,
+            "{skipped} {captures}"
+        );
+    }
+
+    /// A sowing of fewer than 12 seeds that ends in an opponent's pit of 1 or 2 seeds is seen;
+    /// one that ends on the mover's own side or in an empty pit is not.
+    #[test]
+    fn ready_captures_are_seen_and_others_are_not() {
+        let at = |pits: [u8; 12]| {
+            let on_board: u8 = pits.iter().sum();
+            Position::new(pits, [48 - on_board, 0], Side::South).expect("a legal position")
+        };
+        // South's pit 5 (index 5) with 2 seeds ends in North's second pit (index 7).
+        let mut pits = [0; 12];
+        pits[5] = 2;
+        pits[7] = 1;
+        assert!(may_capture(&at(pits)));
+        pits[7] = 3;
+        assert!(!may_capture(&at(pits)));
+        pits[7] = 0;
+        assert!(!may_capture(&at(pits)));
+        pits[5] = 12;
+        assert!(may_capture(&at(pits)), "a lap is always a maybe");
+    }
 }

@@ -10,6 +10,7 @@ use super::eval::evaluate_with;
 use super::eval_cache::EvalCache;
 use super::ordering::{self, Children, FILLER, Node, Ordering as MoveOrder, Picker};
 use super::table::{Bound, Table};
+use super::threats;
 use super::time::TimeManager;
 use super::value::{self, INFINITY, MAX_PLY};
 use super::{Control, Features};
@@ -417,6 +418,9 @@ impl<'s, 'a> Worker<'s, 'a> {
     ) -> i32 {
         let stand = self.horizon(position, open);
         if stand >= beta || plies == 0 || ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        if !threats::may_capture(position) {
             return stand;
         }
         let rule = self.shared.rule;
