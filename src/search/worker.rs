@@ -593,6 +593,15 @@ impl<'s, 'a> Worker<'s, 'a> {
             }
         }
 
+        // 5b. The hash move's child is searched first and probes the table at once; start
+        //     loading its bucket now, so that the steps before it hide part of the wait.
+        if depth > TT_DEPTH {
+            if let Some(mv) = hash_move {
+                let child = position.play_unchecked(mv, rule);
+                self.shared.table.prefetch(child.position.key());
+            }
+        }
+
         // 6. Reverse futility: near the horizon, a node whose evaluation beats beta by more
         //    than a margin a ply is taken to hold; and razoring: a node whose evaluation is far
         //    below alpha, and whose captures do not lift it above alpha either, is taken to
