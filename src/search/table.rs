@@ -83,8 +83,8 @@ impl Table {
     }
 
     /// Empties every slot and resets the generation. Through `&mut`, so that the buckets are
-    /// written as plain memory (one fill) rather than slot by slot as atomics, which took
-    /// several times as long.
+    /// written as plain memory (one fill) rather than slot by slot as atomics (`krou bench 1`,
+    /// mostly 30 clears of 16 MiB, took 0.67× the CPU time with the fill).
     pub fn clear(&mut self) {
         self.buckets.fill_with(Bucket::default);
         *self.generation.get_mut() = 0;

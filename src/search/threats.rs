@@ -1,6 +1,7 @@
-//! Captures ready on the board: the most seeds a side could capture with one sowing now. Both
-//! evaluations read it ([`super::eval`]'s linear terms and [`super::net`]'s inputs), so it lives
-//! apart from either.
+//! Captures ready on the board: the most seeds a side could capture with one sowing now, and
+//! whether the side to move could capture at all. Both evaluations read the first
+//! ([`super::eval`]'s linear terms and [`super::net`]'s inputs), the quiescence search the
+//! second, so they live apart from either.
 
 use crate::rules::{Position, Side};
 
@@ -57,8 +58,8 @@ pub(crate) fn ready_capture(own: u64, other: u64) -> i32 {
 
 /// Whether the side to move in `position` might capture with its next sowing: false only when
 /// none can, so a search may skip playing its moves to look. Exact for sowings of fewer than 12
-/// seeds (their last seed must fall in an opponent's pit of 1–2 seeds); any pit of 12 or more
-/// makes it true.
+/// seeds (their last seed must fall in an opponent's pit of 1–2 seeds), ignoring the grand-slam
+/// rule and whether the game is over; any pit of 12 or more makes it true.
 #[inline]
 pub(crate) fn may_capture(position: &Position) -> bool {
     let us = position.side_to_move();
@@ -104,20 +105,21 @@ pub(crate) fn best_capture(pits: &[u8; 12], side: Side) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{GrandSlam, Position};
+    use crate::rules::GrandSlam;
     use crate::search::test_support::random_positions;
 
     /// The quiescence search skips a node's moves on `may_capture`'s word, so a false must
-    /// mean that no legal move captures, under either grand-slam rule.
+    /// mean that no legal move captures, under every grand-slam rule; and it is exact below 12
+    /// seeds: true just when a pit holds 12 or more or a sowing has a capture ready.
     #[test]
     fn no_capture_is_missed() {
         let (mut skipped, mut captures) = (0usize, 0usize);
-        for position in random_positions(200_000) {
-            for rule in [
-                GrandSlam::NoCapture,
-                GrandSlam::Forbidden,
-                GrandSlam::CaptureAll,
-            ] {
+        for position in random_positions(100_000) {
+            let us = position.side_to_move();
+            let ready = best_capture(&position.pits(), us) > 0;
+            let lap = us.pits().any(|pit| position.pits()[pit] >= 12);
+            assert_eq!(may_capture(&position), ready || lap, "{position:?}");
+            for rule in GrandSlam::ALL {
                 let captured = position
                     .legal_moves(rule)
                     .into_iter()
@@ -126,9 +128,9 @@ mod tests {
                     !captured || may_capture(&position),
                     "{position:?} under {rule:?}"
                 );
-                skipped += usize::from(!may_capture(&position));
                 captures += usize::from(captured);
             }
+            skipped += usize::from(!may_capture(&position));
         }
         // Both answers occur, so the test sees each side of the function.
         assert!(
@@ -137,24 +139,45 @@ mod tests {
         );
     }
 
-    /// A sowing of fewer than 12 seeds that ends in an opponent's pit of 1 or 2 seeds is seen;
-    /// one that ends on the mover's own side or in an empty pit is not.
+    /// A sowing of fewer than 12 seeds that ends in an opponent's pit of 1 or 2 seeds is seen,
+    /// from either side; one that ends in a pit of 0 or 3, or back on the mover's own side, is
+    /// not; a pit of 12 or more is always a maybe.
     #[test]
     fn ready_captures_are_seen_and_others_are_not() {
-        let at = |pits: [u8; 12]| {
+        let at = |pits: [u8; 12], side| {
             let on_board: u8 = pits.iter().sum();
-            Position::new(pits, [48 - on_board, 0], Side::South).expect("a legal position")
+            let south = (48 - on_board) / 2;
+            Position::new(pits, [south, 48 - on_board - south], side).expect("a legal position")
         };
-        // South's pit 5 (index 5) with 2 seeds ends in North's second pit (index 7).
+        // F (index 5) with 2 seeds ends in b (index 7).
         let mut pits = [0; 12];
         pits[5] = 2;
         pits[7] = 1;
-        assert!(may_capture(&at(pits)));
+        assert!(may_capture(&at(pits, Side::South)));
         pits[7] = 3;
-        assert!(!may_capture(&at(pits)));
+        assert!(!may_capture(&at(pits, Side::South)));
         pits[7] = 0;
-        assert!(!may_capture(&at(pits)));
+        assert!(!may_capture(&at(pits, Side::South)));
         pits[5] = 12;
-        assert!(may_capture(&at(pits)), "a lap is always a maybe");
+        assert!(
+            may_capture(&at(pits, Side::South)),
+            "a lap is always a maybe"
+        );
+        // F with 7 seeds ends back in A, South's own pit, whatever North holds.
+        let mut pits = [1; 12];
+        pits[..6].copy_from_slice(&[0, 0, 0, 0, 0, 7]);
+        assert!(!may_capture(&at(pits, Side::South)));
+        // A (index 0) with 11 seeds ends in f (index 11), the farthest pit without a lap.
+        let mut pits = [0; 12];
+        pits[0] = 11;
+        pits[11] = 2;
+        assert!(may_capture(&at(pits, Side::South)));
+        // North's mirror of the first case: f (index 11) with 2 seeds ends in B (index 1).
+        let mut pits = [0; 12];
+        pits[11] = 2;
+        pits[1] = 1;
+        assert!(may_capture(&at(pits, Side::North)));
+        pits[1] = 3;
+        assert!(!may_capture(&at(pits, Side::North)));
     }
 }
