@@ -344,6 +344,48 @@ fn depth_and_node_limits_are_respected() {
 }
 
 #[test]
+fn evaluations_kept_from_earlier_searches_change_no_result() {
+    // A searcher keeps its threads' evaluation caches from one search to the next, and empties
+    // them when the evaluation is switched. Searching a game once (then taking a new hash
+    // table, so that only the caches carry over) must change nothing when it is searched
+    // again, with either evaluation, nor after a switch between them.
+    let small = Settings {
+        hash_mib: 8,
+        ..Settings::default()
+    };
+    let linear = Features {
+        learned_evaluation: false,
+        ..Features::default()
+    };
+    let summary = |infos: &[Info]| {
+        infos
+            .iter()
+            .map(|i| (i.depth, i.nodes, i.score, i.pv.clone()))
+            .collect::<Vec<_>>()
+    };
+    for (before, after) in [
+        (Features::default(), Features::default()),
+        (linear, linear),
+        (Features::default(), linear),
+        (linear, Features::default()),
+    ] {
+        for game in sample_games(4, 41) {
+            let mut kept = Searcher::new(Settings::default());
+            kept.set_features(before);
+            search(&mut kept, &game, &depth(9));
+            kept.configure(small);
+            kept.set_features(after);
+            let mut fresh = Searcher::new(small);
+            fresh.set_features(after);
+            let (found, infos) = search(&mut kept, &game, &depth(9));
+            let (expected_found, expected_infos) = search(&mut fresh, &game, &depth(9));
+            assert_eq!(found, expected_found, "{}", game.position());
+            assert_eq!(summary(&infos), summary(&expected_infos));
+        }
+    }
+}
+
+#[test]
 fn one_thread_searches_are_deterministic() {
     let games = sample_games(6, 99);
     let run = || {

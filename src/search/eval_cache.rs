@@ -1,10 +1,13 @@
-//! The evaluations a search has made, by position key: a search evaluates many positions more
-//! than once (each iteration goes over the last one's tree again, a reduced or null-window
+//! The evaluations the searches have made, by position key: a search evaluates many positions
+//! more than once (each iteration goes over the last one's tree again, a reduced or null-window
 //! search is searched again in full, a node's reverse-futility estimate comes back as a leaf
-//! of a later iteration), and one lookup costs less than the learned evaluation.
+//! of a later iteration), the next move's search meets many of them again, and one lookup
+//! costs less than the learned evaluation.
 //!
-//! Each worker has its own cache for one search, so nothing is shared between threads and a
-//! change of the search's features never meets old entries. An entry holds the key's upper 48
+//! Each search thread has its own cache, so nothing is shared between threads. The searcher
+//! keeps them from one search to the next (allocating 128 KiB for every search cost more than
+//! a short search's work; see docs/search.md), and empties them on `ucinewgame` and whenever
+//! the evaluation is switched, so an entry always holds the evaluation in force. An entry holds the key's upper 48
 //! bits and the evaluation as 16 bits; the slot is chosen by the [`SLOT_BITS`] bits just below
 //! those, so 48 + [`SLOT_BITS`] bits of the key must match (the lowest two are not looked at):
 //! about the transposition table's odds of a false match. An empty slot is 0; an entry that
@@ -37,6 +40,11 @@ impl Default for EvalCache {
 }
 
 impl EvalCache {
+    /// Forgets every evaluation.
+    pub fn clear(&mut self) {
+        self.slots.fill(0);
+    }
+
     /// The evaluation of the position of `key`: from the cache if it holds it, else
     /// `evaluate()`, which is then kept. Evaluations are within ±`MAX_EVAL`, which fits in an
     /// `i16`.
@@ -86,6 +94,15 @@ mod tests {
             assert_eq!(cache.get_or(key, || value), value);
             assert_eq!(cache.get_or(key, || value + 1), value, "{value} kept");
         }
+    }
+
+    #[test]
+    fn a_cleared_cache_computes_again() {
+        let mut cache = EvalCache::default();
+        let key = 0x0123_4567_89ab_cdef;
+        assert_eq!(cache.get_or(key, || 5), 5);
+        cache.clear();
+        assert_eq!(cache.get_or(key, || 6), 6);
     }
 
     #[test]

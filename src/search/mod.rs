@@ -28,6 +28,7 @@ pub use score::Score;
 
 use crate::egdb::Tables;
 use crate::rules::{Game, Move, MoveSet, Position};
+use eval_cache::EvalCache;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -121,6 +122,10 @@ pub struct Searcher {
     features: Features,
     table: Table,
     tables: Option<Arc<Tables>>,
+    /// The main search thread's evaluations (kept between searches).
+    evaluations: EvalCache,
+    /// Each helper thread's evaluations, by thread.
+    helper_evaluations: Vec<EvalCache>,
 }
 
 impl Default for Searcher {
@@ -145,6 +150,8 @@ impl Searcher {
             features: Features::default(),
             table: Table::new(settings.hash_mib),
             tables: None,
+            evaluations: EvalCache::default(),
+            helper_evaluations: Vec::new(),
         }
     }
 
@@ -161,6 +168,9 @@ impl Searcher {
 
     /// Switches optional search features on or off (for matches that measure them).
     pub fn set_features(&mut self, features: Features) {
+        if features.learned_evaluation != self.features.learned_evaluation {
+            self.clear_evaluations();
+        }
         self.features = features;
     }
 
@@ -180,6 +190,15 @@ impl Searcher {
     /// Forgets everything learned: hash table, history (`ucinewgame`).
     pub fn clear(&mut self) {
         self.table.clear();
+        self.clear_evaluations();
+    }
+
+    /// Empties every thread's evaluation cache.
+    fn clear_evaluations(&mut self) {
+        self.evaluations.clear();
+        self.helper_evaluations
+            .iter_mut()
+            .for_each(EvalCache::clear);
     }
 
     /// Searches the current position of `game` within `limits`, calling `report` after each
@@ -231,11 +250,14 @@ impl Searcher {
         log::debug!("time limits (soft, hard): {:?}", duties.time.limits());
         let root = *game.position();
         let history = game.since_last_capture();
+        self.helper_evaluations
+            .resize_with(threads - 1, EvalCache::default);
+        let main_evaluations = &mut self.evaluations;
         let last = std::thread::scope(|scope| {
-            for id in 1..threads {
+            for (id, evaluations) in (1..threads).zip(&mut self.helper_evaluations) {
                 let shared = &shared;
                 scope.spawn(move || {
-                    let mut helper = Worker::new(id, shared, None, history, moves);
+                    let mut helper = Worker::new(id, shared, None, history, moves, evaluations);
                     helper.iterate(&root, max_depth, 1, &mut |_, it| {
                         shared.offer(it);
                         true
@@ -244,7 +266,7 @@ impl Searcher {
                     helper.flush_tbhits();
                 });
             }
-            let mut main = Worker::new(0, &shared, Some(duties), history, moves);
+            let mut main = Worker::new(0, &shared, Some(duties), history, moves, main_evaluations);
             let mut reported = 0;
             let multi_pv = limits.multi_pv > 1;
             // One `info` per line; lines are numbered only when more than one was asked for.

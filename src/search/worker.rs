@@ -169,8 +169,8 @@ pub struct Worker<'s, 'a> {
     filled: u64,
     /// Endgame table hits not yet added to the shared count.
     tbhits: u64,
-    /// The evaluations this worker has made.
-    evaluations: EvalCache,
+    /// This thread's evaluations (kept by the searcher from one search to the next).
+    evaluations: &'s mut EvalCache,
     /// The largest seed count on the board the tables cover (0 without tables).
     table_seeds: u8,
     seldepth: usize,
@@ -181,13 +181,15 @@ pub struct Worker<'s, 'a> {
 
 impl<'s, 'a> Worker<'s, 'a> {
     /// A worker for thread `id` (0 is the main thread, which alone gets `main` duties).
-    /// `history` holds the game's positions since the last capture, the root last.
+    /// `history` holds the game's positions since the last capture, the root last;
+    /// `evaluations` is this thread's cache of the evaluation in force.
     pub fn new(
         id: usize,
         shared: &'s Shared<'a>,
         main: Option<MainDuties>,
         history: &[Position],
         root_moves: MoveSet,
+        evaluations: &'s mut EvalCache,
     ) -> Self {
         let mut keys: Vec<u64> = history.iter().map(Position::key).collect();
         keys.pop();
@@ -205,7 +207,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             nodes: 0,
             filled: 0,
             tbhits: 0,
-            evaluations: EvalCache::default(),
+            evaluations,
             table_seeds: shared.tables.and_then(Tables::max_seeds).unwrap_or(0),
             seldepth: 0,
             may_abort: false,
