@@ -187,7 +187,7 @@ impl Searcher {
         self.settings = settings;
     }
 
-    /// Forgets everything learned: hash table, history (`ucinewgame`).
+    /// Forgets everything learned: hash table, history, evaluation caches (`ucinewgame`).
     pub fn clear(&mut self) {
         self.table.clear();
         self.clear_evaluations();
