@@ -7,10 +7,10 @@
 //! Each search thread has its own cache, so nothing is shared between threads. The searcher
 //! keeps them from one search to the next (allocating 128 KiB for every search cost more than
 //! a short search's work; see docs/search.md), and empties them on `ucinewgame` and whenever
-//! the evaluation is switched, so an entry always holds the evaluation in force. An entry holds the key's upper 48
-//! bits and the evaluation as 16 bits; the slot is chosen by the [`SLOT_BITS`] bits just below
-//! those, so 48 + [`SLOT_BITS`] bits of the key must match (the lowest two are not looked at):
-//! about the transposition table's odds of a false match. An empty slot is 0; an entry that
+//! the evaluation is switched, so an entry always holds the evaluation in force. An entry
+//! holds the key's upper 48 bits and the evaluation as 16 bits; the slot is chosen by the
+//! [`SLOT_BITS`] bits just below those, so 48 + [`SLOT_BITS`] bits of the key must match (the
+//! lowest two are not looked at): about the transposition table's odds of a false match. An empty slot is 0; an entry that
 //! happens to be 0 reads as empty and is computed again. A test checks that the cached
 //! evaluations equal the plain ones, and `krou bench`'s node count (the search's signature) did
 //! not change when the cache came in.
@@ -43,6 +43,12 @@ impl EvalCache {
     /// Forgets every evaluation.
     pub fn clear(&mut self) {
         self.slots.fill(0);
+    }
+
+    /// Whether it holds no evaluation.
+    #[cfg(test)]
+    pub fn is_empty(&self) -> bool {
+        self.slots.iter().all(|&slot| slot == 0)
     }
 
     /// The evaluation of the position of `key`: from the cache if it holds it, else

@@ -367,3 +367,51 @@ fn expected_reply(table: &Table, child: &Position, game: &Game) -> Option<Move> 
     let mv = table.probe(child.key())?.best?;
     child.legal_moves(game.rule()).contains(mv).then_some(mv)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every thread's cache, the helpers' too, is emptied by `clear` and by a switch of the
+    /// evaluation, and kept otherwise.
+    #[test]
+    fn every_threads_evaluations_are_emptied_on_a_new_game_and_a_switch() {
+        let mut searcher = Searcher::new(Settings {
+            hash_mib: 1,
+            threads: 2,
+        });
+        let game = Game::new(Position::start(), crate::rules::GrandSlam::NoCapture);
+        // Deep enough that the helper thread evaluates positions before the main one ends.
+        let limits = Limits {
+            depth: Some(12),
+            ..Limits::default()
+        };
+        let search = |searcher: &mut Searcher| {
+            searcher.search(&game, &limits, &Control::new(false), &mut |_| {});
+        };
+        let all_empty = |searcher: &Searcher| {
+            searcher.evaluations.is_empty()
+                && searcher.helper_evaluations.iter().all(EvalCache::is_empty)
+        };
+        let none_empty = |searcher: &Searcher| {
+            !searcher.evaluations.is_empty()
+                && searcher.helper_evaluations.len() == 1
+                && !searcher.helper_evaluations.iter().any(EvalCache::is_empty)
+        };
+        search(&mut searcher);
+        assert!(none_empty(&searcher));
+        searcher.clear();
+        assert!(all_empty(&searcher));
+        search(&mut searcher);
+        searcher.set_features(Features {
+            aspiration: true,
+            ..Features::default()
+        });
+        assert!(none_empty(&searcher), "kept: the evaluation is the same");
+        searcher.set_features(Features {
+            learned_evaluation: false,
+            ..Features::default()
+        });
+        assert!(all_empty(&searcher));
+    }
+}

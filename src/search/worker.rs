@@ -760,8 +760,8 @@ impl<'s, 'a> Worker<'s, 'a> {
         1 + i32::from(depth >= LMR_DEEP && index >= LMR_DEEP_MOVES)
     }
 
-    /// The static evaluation of `position`, whose key is `key` (from this search's cache when
-    /// it was evaluated before).
+    /// The static evaluation of `position`, whose key is `key` (from this thread's cache when
+    /// this or an earlier search evaluated it).
     #[inline]
     fn evaluate(&mut self, position: &Position, key: u64) -> i32 {
         let learned = self.shared.features.learned_evaluation;
