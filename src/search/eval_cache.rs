@@ -10,10 +10,10 @@
 //! the evaluation is switched, so an entry always holds the evaluation in force. An entry
 //! holds the key's upper 48 bits and the evaluation as 16 bits; the slot is chosen by the
 //! [`SLOT_BITS`] bits just below those, so 48 + [`SLOT_BITS`] bits of the key must match (the
-//! lowest two are not looked at): about the transposition table's odds of a false match. An empty slot is 0; an entry that
-//! happens to be 0 reads as empty and is computed again. A test checks that the cached
-//! evaluations equal the plain ones, and `krou bench`'s node count (the search's signature) did
-//! not change when the cache came in.
+//! lowest two are not looked at): about the transposition table's odds of a false match. An
+//! empty slot is 0; an entry that happens to be 0 reads as empty and is computed again. A test
+//! checks that the cached evaluations equal the plain ones, and `krou bench`'s node count (the
+//! search's signature) did not change when the cache came in.
 
 /// Slots: 2¹⁴ of 8 bytes, 128 KiB, which stay in the second-level cache (more were no faster,
 /// fewer slower: see docs/search.md).
