@@ -32,7 +32,7 @@ use eval_cache::EvalCache;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use table::Table;
+use table::{Table, TableView};
 use time::{Plan, TimeManager};
 use worker::{Iteration, MainDuties, Shared, Worker};
 
@@ -223,7 +223,7 @@ impl Searcher {
         self.table.new_search();
         let threads = self.settings.threads.max(1);
         let shared = Shared {
-            table: &self.table,
+            table: self.table.view(),
             control,
             abort: AtomicBool::new(false),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
@@ -323,7 +323,7 @@ impl Searcher {
         let ponder = last.pv.get(1).copied().or_else(|| {
             let mv = best?;
             let child = root.play_unchecked(mv, game.rule()).position;
-            expected_reply(&self.table, &child, game)
+            expected_reply(self.table.view(), &child, game)
         });
         Found { best, ponder }
     }
@@ -363,7 +363,7 @@ fn go_on(worker: &mut Worker, it: &Iteration, limits: &Limits, control: &Control
 }
 
 /// The hash table's move in `child`, if it is legal there.
-fn expected_reply(table: &Table, child: &Position, game: &Game) -> Option<Move> {
+fn expected_reply(table: TableView, child: &Position, game: &Game) -> Option<Move> {
     let mv = table.probe(child.key())?.best?;
     child.legal_moves(game.rule()).contains(mv).then_some(mv)
 }

@@ -4,7 +4,7 @@
 //! search keeps for each ply; the [`Picker`] hands out their indices, so the search gets each
 //! child and its capture for free.
 
-use super::table::Table;
+use super::table::TableView;
 use super::value::MAX_PLY;
 use crate::rules::{GrandSlam, Move, MoveSet, Played, Position};
 
@@ -52,9 +52,9 @@ pub struct Node<'a> {
     pub ply: usize,
     /// Whether killers and history order the quiet moves.
     pub learned: bool,
-    /// The table whose bucket to [`prefetch`](Table::prefetch) for each child generated after
+    /// The table whose bucket to [`prefetch`](TableView::prefetch) for each child generated after
     /// the hash move's, when the children are deep enough to probe it.
-    pub prefetch: Option<&'a Table>,
+    pub prefetch: Option<&'a TableView<'a>>,
 }
 
 /// Room for the children of one node: [`Picker`] plays them into it.

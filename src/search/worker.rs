@@ -9,7 +9,7 @@
 use super::eval::evaluate_with;
 use super::eval_cache::EvalCache;
 use super::ordering::{self, Children, FILLER, Node, Ordering as MoveOrder, Picker};
-use super::table::{Bound, Table};
+use super::table::{Bound, TableView};
 use super::threats;
 use super::time::TimeManager;
 use super::value::{self, INFINITY, MAX_PLY};
@@ -63,7 +63,7 @@ const LMR_DEEP_MOVES: usize = 4;
 /// What every thread of one search shares.
 pub struct Shared<'a> {
     /// The transposition table.
-    pub table: &'a Table,
+    pub table: TableView<'a>,
     /// The protocol's flags.
     pub control: &'a Control,
     /// Set when the search must end now (limit reached or stop asked).
@@ -656,7 +656,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             ply,
             learned: self.shared.features.killers_and_history,
             // The children probe the table when they are searched that deep.
-            prefetch: (depth > TT_DEPTH).then_some(self.shared.table),
+            prefetch: (depth > TT_DEPTH).then_some(&self.shared.table),
         };
         let mut picker = Picker::new();
         self.keys.push(key);

@@ -8,12 +8,20 @@
 //! move (pit + 1; 0 for none), 30–37 the search generation. An empty slot is all zeros; stored
 //! slots never are, since their bound is never 0.
 //!
-//! A node prefetches the buckets of the children it will search ([`Table::prefetch`]) through
-//! the small `mem_prefetch` crate, which puts the x86 prefetch instruction behind a safe call
-//! (elsewhere it reads one byte): Krou itself has no `unsafe`.
+//! A node prefetches the buckets of the children it will search ([`TableView::prefetch`])
+//! through the small `mem_prefetch` crate, which puts the x86 prefetch instruction behind a safe
+//! call (elsewhere it reads one byte): Krou itself has no `unsafe`.
+//!
+//! The buckets live in a mapping of their own, on huge pages where the system allows them
+//! ([`memory`]). The searcher owns the [`Table`]; a search's threads share a [`TableView`] of
+//! it, which probes and stores through atomics.
+
+mod memory;
 
 use crate::rules::Move;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use memory::Memory;
+use std::sync::atomic::{AtomicU64, Ordering};
+use zerocopy::{FromBytes, IntoBytes, KnownLayout};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +47,8 @@ pub struct Hit {
     pub best: Option<Move>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, FromBytes, IntoBytes, KnownLayout)]
+#[repr(C)]
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
@@ -47,8 +56,8 @@ struct Slot {
 
 const SLOTS: usize = 4;
 
-#[derive(Debug, Default)]
-#[repr(align(64))]
+#[derive(Debug, Default, FromBytes, IntoBytes, KnownLayout)]
+#[repr(C, align(64))]
 struct Bucket {
     slots: [Slot; SLOTS],
 }
@@ -58,27 +67,34 @@ const AGE_WEIGHT: i32 = 4;
 /// Bytes in one MiB.
 const MIB: usize = 1 << 20;
 
-/// The shared table.
+/// The table: its buckets and the current search's generation. Searches use it through a
+/// [`TableView`].
 #[derive(Debug)]
 pub struct Table {
-    buckets: Vec<Bucket>,
-    generation: AtomicU8,
+    memory: Memory,
+    generation: u8,
 }
 
 impl Table {
     /// A cleared table of about `mib` MiB (at least one bucket). When the memory cannot be had,
     /// the size is halved until it can, and the shortfall is logged.
     pub fn new(mib: usize) -> Table {
-        let mut count = (mib.saturating_mul(MIB) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        while buckets.try_reserve_exact(count).is_err() && count > 1 {
-            count /= 2;
-            log::error!("no memory for a {mib} MiB hash table; trying {count} buckets");
-        }
-        buckets.resize_with(count, Bucket::default);
+        let mut count = (mib.saturating_mul(MIB) / size_of::<Bucket>()).max(1);
+        let mut memory = loop {
+            match Memory::mapped(count).or_else(|| Memory::heap(count)) {
+                Some(memory) => break memory,
+                None if count > 1 => {
+                    count /= 2;
+                    log::error!("no memory for a {mib} MiB hash table; trying {count} buckets");
+                }
+                None => break Memory::Heap(vec![Bucket::default()]),
+            }
+        };
+        // Written once now, so that the pages are had here rather than in the first search.
+        memory.buckets().fill_with(Bucket::default);
         Table {
-            buckets,
-            generation: AtomicU8::new(0),
+            memory,
+            generation: 0,
         }
     }
 
@@ -86,15 +102,32 @@ impl Table {
     /// written as plain memory (one fill) rather than slot by slot as atomics (`krou bench 1`,
     /// mostly 30 clears of 16 MiB, took 0.67× the CPU time with the fill).
     pub fn clear(&mut self) {
-        self.buckets.fill_with(Bucket::default);
-        *self.generation.get_mut() = 0;
+        self.memory.buckets().fill_with(Bucket::default);
+        self.generation = 0;
     }
 
     /// Marks the start of a new search, so entries of earlier searches age.
-    pub fn new_search(&self) {
-        self.generation.fetch_add(1, Ordering::Relaxed);
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
     }
 
+    /// The table as a search's threads share it, in the current generation.
+    pub fn view(&mut self) -> TableView<'_> {
+        TableView {
+            buckets: self.memory.buckets(),
+            generation: self.generation,
+        }
+    }
+}
+
+/// The table as the threads of one search share it: lock-free probes and stores.
+#[derive(Clone, Copy, Debug)]
+pub struct TableView<'t> {
+    buckets: &'t [Bucket],
+    generation: u8,
+}
+
+impl TableView<'_> {
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
         let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
@@ -122,7 +155,7 @@ impl Table {
 
     /// Stores a search result for `key`, replacing the least useful slot of its bucket.
     /// Returns whether it filled a slot that held no entry of this search: the sum over a
-    /// search is the number of slots in use, for [`Table::permille`].
+    /// search is the number of slots in use, for [`TableView::permille`].
     #[inline]
     pub fn store(
         &self,
@@ -132,7 +165,7 @@ impl Table {
         bound: Bound,
         best: Option<Move>,
     ) -> bool {
-        let generation = self.generation.load(Ordering::Relaxed);
+        let generation = self.generation;
         let bucket = self.bucket(key);
         let mut victim = &bucket.slots[0];
         let mut victim_data = 0;
@@ -164,7 +197,7 @@ impl Table {
     }
 
     /// Permille of the slots in use when `filled` slots were filled in this search (the sum
-    /// of what [`Table::store`] returned): free, and exact but for two threads filling one slot
+    /// of what [`TableView::store`] returned): free, and exact but for two threads filling one slot
     /// at once (both count it) and entries 256 searches old, which look current again (the
     /// generation is one byte). Sampling the table for every `info` line cost a few percent of
     /// a short search.
@@ -220,8 +253,9 @@ mod tests {
     fn a_stored_entry_is_found_with_its_fields() {
         let mut table = Table::new(1);
         let key = 0x1234_5678_9abc_def0;
-        table.store(key, -1234, 7, Bound::Lower, Move::new(9));
-        let hit = table.probe(key);
+        let view = table.view();
+        view.store(key, -1234, 7, Bound::Lower, Move::new(9));
+        let hit = view.probe(key);
         assert_eq!(
             hit,
             Some(Hit {
@@ -231,22 +265,23 @@ mod tests {
                 best: Move::new(9)
             })
         );
-        assert_eq!(table.probe(key ^ 1), None);
+        assert_eq!(view.probe(key ^ 1), None);
         table.clear();
-        assert_eq!(table.probe(key), None);
+        assert_eq!(table.view().probe(key), None);
     }
 
     #[test]
     fn a_zero_mib_table_still_holds_a_bucket() {
-        let table = Table::new(0);
+        let mut table = Table::new(0);
+        let table = table.view();
         assert!(table.store(42, 7, 3, Bound::Exact, None));
         assert_eq!(table.probe(42).map(|hit| hit.value), Some(7));
         assert_eq!(table.permille(1), 1000 / 4);
     }
 
     /// Slots holding an entry of the current search, counted the slow way.
-    fn in_use(table: &Table) -> u64 {
-        let generation = table.generation.load(Ordering::Relaxed);
+    fn in_use(table: &TableView) -> u64 {
+        let generation = table.generation;
         let slots = table.buckets.iter().flat_map(|b| &b.slots);
         let current = |s: &Slot| {
             let data = s.data.load(Ordering::Relaxed);
@@ -257,10 +292,11 @@ mod tests {
 
     #[test]
     fn the_filled_slots_stores_report_are_the_slots_in_use() {
-        let table = Table::new(1);
+        let mut table = Table::new(1);
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         for search in 0..3 {
             table.new_search();
+            let view = table.view();
             let mut filled = 0;
             // More stores than slots, with repeated keys, so that every way of replacing occurs.
             for _ in 0..200_000 {
@@ -271,11 +307,11 @@ mod tests {
                 let key = (state % 150_000 + 1).wrapping_mul(0xd6e8_feb8_6659_fd93);
                 let bound = [Bound::Upper, Bound::Lower, Bound::Exact][(state >> 40) as usize % 3];
                 let depth = (state >> 50) as i32 % 30;
-                filled += u64::from(table.store(key, 0, depth, bound, None));
+                filled += u64::from(view.store(key, 0, depth, bound, None));
             }
-            assert_eq!(filled, in_use(&table), "search {search}");
+            assert_eq!(filled, in_use(&view), "search {search}");
         }
         // Threads filling one slot at once both count it: the permille still stops at 1000.
-        assert_eq!(table.permille(u64::MAX), 1000);
+        assert_eq!(table.view().permille(u64::MAX), 1000);
     }
 }
