@@ -49,6 +49,10 @@ enum Command {
         /// Play with the linear evaluation instead of the shipped network.
         #[arg(long)]
         linear: bool,
+        /// Search with internal iterative reduction, as today's search does (the shipped
+        /// weights' games were played without it).
+        #[arg(long)]
+        internal_reduction: bool,
         /// Read the endgame tables from this directory (as `krou egdb build` writes them),
         /// layers 0 to `--table-seeds` (which may then be up to 30), instead of building them.
         #[arg(long, value_name = "DIR")]
@@ -97,6 +101,7 @@ fn run(command: Command) -> Result<(), String> {
             threads,
             table_seeds,
             linear,
+            internal_reduction,
             tables,
         } => {
             let start = Instant::now();
@@ -142,6 +147,7 @@ fn run(command: Command) -> Result<(), String> {
                 games_per_batch: games,
                 nodes,
                 learned_evaluation: !linear,
+                internal_reduction,
                 ..selfplay::Plan::default()
             };
             selfplay::generate(&plan, &dir, batches, threads, Some(tables), &|batch, n| {

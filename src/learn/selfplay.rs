@@ -45,6 +45,10 @@ pub struct Plan {
     /// Whether the players' search uses [`Features::interval_estimate`] (pinned here rather
     /// than taken from the search's defaults, so that the same plan makes the same data).
     pub interval_estimate: bool,
+    /// Whether the players' search uses [`Features::internal_reduction`] (off in
+    /// [`SELF_PLAY_SEARCH`], which the shipped weights' data were made with; on in today's
+    /// search).
+    pub internal_reduction: bool,
 }
 
 impl Default for Plan {
@@ -56,6 +60,7 @@ impl Default for Plan {
             max_plies: 600,
             learned_evaluation: true,
             interval_estimate: false,
+            internal_reduction: false,
         }
     }
 }
@@ -88,6 +93,7 @@ pub fn play_batch(plan: &Plan, batch: usize, tables: Option<&Arc<Tables>>) -> Ve
     searcher.set_features(Features {
         learned_evaluation: plan.learned_evaluation,
         interval_estimate: plan.interval_estimate,
+        internal_reduction: plan.internal_reduction,
         ..SELF_PLAY_SEARCH
     });
     let mut random = Random(0x6b72_6f75_0000_0000 ^ batch as u64);
