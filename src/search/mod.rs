@@ -182,6 +182,8 @@ impl Searcher {
     /// Changes the settings (resizes the hash table; may take a moment, never call mid-search).
     pub fn configure(&mut self, settings: Settings) {
         if settings.hash_mib != self.settings.hash_mib {
+            // The old table goes first, so that the two are never held at once.
+            self.table = Table::new(0);
             self.table = Table::new(settings.hash_mib);
         }
         self.settings = settings;

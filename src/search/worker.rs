@@ -165,7 +165,7 @@ pub struct Worker<'s, 'a> {
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     nodes: u64,
-    /// Table slots this worker filled (see [`Table::store`]).
+    /// Table slots this worker filled (see [`TableView::store`]).
     filled: u64,
     /// Endgame table hits not yet added to the shared count.
     tbhits: u64,
