@@ -112,9 +112,9 @@ mod tests {
 
     #[test]
     fn a_mapping_holds_its_buckets_from_a_huge_page_boundary() {
-        // 5 MiB: spans huge pages, so the start is moved to a boundary.
+        // 10 MiB, five huge pages: the start is moved to a boundary.
         let count = 5 * HUGE_PAGE / size_of::<Bucket>();
-        let mut memory = Memory::mapped(count).expect("5 MiB can be mapped");
+        let mut memory = Memory::mapped(count).expect("10 MiB can be mapped");
         assert!(matches!(memory, Memory::Mapped { .. }));
         assert_eq!(memory.buckets().as_ptr() as usize % HUGE_PAGE, 0);
         holds_its_buckets(&mut memory, count);
