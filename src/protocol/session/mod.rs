@@ -97,6 +97,9 @@ pub struct Session<E: Engine> {
     book: Chooser,
     /// A person at a terminal: a rejected line is shown once (on stdout), not logged too.
     interactive: bool,
+    /// The side of this game's last search for a move (not a ponder, not `infinite`): the
+    /// engine's own side, whose view a ponder on the opponent's move reports.
+    own_side: Option<Side>,
 }
 
 impl<E: Engine> Session<E> {
@@ -118,6 +121,7 @@ impl<E: Engine> Session<E> {
             debug: false,
             book: Chooser::new(book_seed(options.book_seed)),
             interactive: false,
+            own_side: None,
         }
     }
 
@@ -330,6 +334,7 @@ impl<E: Engine> Session<E> {
         self.idle("ucinewgame")?;
         self.engine.clear();
         self.game = Game::new(Position::start(), self.options.grand_slam);
+        self.own_side = None;
         Ok(())
     }
 
