@@ -41,6 +41,8 @@ pub struct Job {
     /// The side whose view the `info` lines' scores take: the side to move, except in a
     /// ponder on the opponent's move (see `Session`'s `own_side`).
     pub score_side: Side,
+    /// The most moves an `info` line's `pv` shows (the `PvLength` option).
+    pub pv_length: usize,
 }
 
 /// What runs searches and perft for a session.
@@ -164,11 +166,13 @@ fn run(
         control,
         proven_score,
         score_side,
+        pv_length,
     } = job;
     let for_other_side = score_side != game.position().side_to_move();
     let searched = catch_unwind(AssertUnwindSafe(|| {
         searcher.search(&game, &limits, &control, &mut |info| {
             let mut info = info.clone();
+            info.pv.truncate(pv_length);
             if for_other_side {
                 info.score = -info.score;
             }

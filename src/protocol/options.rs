@@ -21,6 +21,11 @@ pub const MAX_BOOK_VARIETY: u64 = 1000;
 pub const DEFAULT_BOOK_VARIETY: u64 = 25;
 /// The largest `BookSeed`.
 pub const MAX_BOOK_SEED: u64 = (1 << 31) - 1;
+/// The largest `PvLength`: longer than any line a search finds.
+pub const MAX_PV_LENGTH: usize = 128;
+/// The default `PvLength`: the Aualé GUI shows the score after the line, in one row of its
+/// window, and a longer line (Krou's reach 40 moves at the GUI's Expert level) hides it.
+pub const DEFAULT_PV_LENGTH: usize = 20;
 
 /// The value of every option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +49,8 @@ pub struct Options {
     pub multi_pv: usize,
     /// `ProvenScore`: how `info` lines show a proven result.
     pub proven_score: ProvenScore,
+    /// `PvLength`: the most moves an `info` line's `pv` shows.
+    pub pv_length: usize,
 }
 
 impl Default for Options {
@@ -58,6 +65,7 @@ impl Default for Options {
             grand_slam: GrandSlam::default(),
             multi_pv: 1,
             proven_score: ProvenScore::default(),
+            pv_length: DEFAULT_PV_LENGTH,
         }
     }
 }
@@ -85,6 +93,8 @@ pub enum Change {
     MultiPv(usize),
     /// `ProvenScore`.
     ProvenScore(ProvenScore),
+    /// `PvLength`.
+    PvLength(usize),
     /// An option other engines or their GUIs define that asks nothing of Krou's play (one of
     /// [`IGNORED`], by its canonical name): accepted, changes nothing.
     Ignored(&'static str),
@@ -134,7 +144,7 @@ pub const IGNORED: [&str; 6] = [
 ];
 
 /// The names, as `uci` lists them.
-pub const NAMES: [&str; 11] = [
+pub const NAMES: [&str; 12] = [
     "Hash",
     "Threads",
     "MoveOverhead",
@@ -146,6 +156,7 @@ pub const NAMES: [&str; 11] = [
     "EndgameDatabase",
     "MultiPV",
     "ProvenScore",
+    "PvLength",
 ];
 
 /// The `EndgameDatabase` value that means no directory (the built-in tables).
@@ -193,6 +204,10 @@ impl Options {
                 defaults.proven_score,
                 ProvenScore::ALL.map(|p| format!("var {p}")).join(" ")
             ),
+            format!(
+                "name PvLength type spin default {} min 1 max {MAX_PV_LENGTH}",
+                defaults.pv_length
+            ),
         ]
     }
 
@@ -232,6 +247,9 @@ impl Options {
             "BookVariety" => Change::BookVariety(spin(canonical, value, 0, MAX_BOOK_VARIETY)?),
             "BookSeed" => Change::BookSeed(spin(canonical, value, 0, MAX_BOOK_SEED)?),
             "MultiPV" => Change::MultiPv(spin(canonical, value, 1, MAX_MULTI_PV as u64)? as usize),
+            "PvLength" => {
+                Change::PvLength(spin(canonical, value, 1, MAX_PV_LENGTH as u64)? as usize)
+            }
             "ProvenScore" => Change::ProvenScore(value.parse().map_err(|_| {
                 format!(
                     "option {canonical} must be {}, not '{}'",
@@ -260,6 +278,7 @@ impl Options {
             Change::GrandSlam(rule) => self.grand_slam = rule,
             Change::MultiPv(lines) => self.multi_pv = lines,
             Change::ProvenScore(form) => self.proven_score = form,
+            Change::PvLength(moves) => self.pv_length = moves,
             Change::Ignored(_) => {}
         }
     }

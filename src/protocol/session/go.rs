@@ -90,6 +90,7 @@ impl<E: Engine> Session<E> {
             control,
             proven_score: self.options.proven_score,
             score_side,
+            pv_length: self.options.pv_length,
         };
         self.engine.set_tables(self.tables.current());
         self.engine.start(job, &self.output, &self.events);

@@ -1,7 +1,9 @@
-//! A ponder on the opponent's move (the Aualé GUI and the tournament runner send the position
-//! with the opponent to move when they have no predicted move) reports its scores from the
-//! engine's own side, the side of its last search for a move; a ponder with the engine to move,
-//! or one before any search for a move, from the side to move.
+//! What `info` lines show a GUI. A ponder on the opponent's move (the Aualé GUI and the
+//! tournament runner send the position with the opponent to move when they have no predicted
+//! move) reports its scores from the engine's own side, the side of its last search for a move;
+//! a ponder with the engine to move, or one before any search for a move, from the side to
+//! move. A `pv` shows at most `PvLength` moves (20 by default), so that the Aualé GUI, which
+//! shows the score after the line, has room for it.
 // Helpers here are test code too: a setup step that fails should fail the test where it is.
 #![allow(clippy::unwrap_used)]
 
@@ -51,19 +53,26 @@ impl Engine {
         self.input.flush().unwrap();
     }
 
-    /// The `cp` of every `info` line up to the `bestmove`.
-    fn scores_to_bestmove(&mut self) -> Vec<i32> {
-        let mut scores = Vec::new();
+    /// The `info` lines' words up to the `bestmove`.
+    fn infos_to_bestmove(&mut self) -> Vec<Vec<String>> {
+        let mut infos = Vec::new();
         loop {
             let line = self.lines.recv_timeout(Duration::from_secs(30)).unwrap();
             if line.starts_with("bestmove") {
-                return scores;
+                return infos;
             }
-            let words: Vec<&str> = line.split_whitespace().collect();
-            if let Some(at) = words.iter().position(|w| *w == "cp") {
-                scores.push(words[at + 1].parse().unwrap());
+            if line.starts_with("info depth") {
+                infos.push(line.split_whitespace().map(str::to_string).collect());
             }
         }
+    }
+
+    /// The `cp` of every `info` line up to the `bestmove`.
+    fn scores_to_bestmove(&mut self) -> Vec<i32> {
+        self.infos_to_bestmove()
+            .iter()
+            .map(|words| word_after(words, "cp").parse().unwrap())
+            .collect()
     }
 
     /// A ponder on `position`, stopped once it has reported depth 4.
@@ -79,6 +88,40 @@ impl Engine {
         self.send("stop");
         self.scores_to_bestmove()
     }
+}
+
+fn word_after<'a>(words: &'a [String], name: &str) -> &'a str {
+    let at = words.iter().position(|w| w == name).unwrap();
+    &words[at + 1]
+}
+
+/// The longest `pv` (in moves) of a search to `depth` after `setup` lines.
+fn longest_pv(setup: &[&str], depth: u32) -> usize {
+    let mut engine = Engine::start();
+    for line in setup {
+        engine.send(line);
+    }
+    engine.send(&format!("go depth {depth}"));
+    let longest = engine
+        .infos_to_bestmove()
+        .iter()
+        .map(|words| word_after(words, "pv").chars().count())
+        .max()
+        .unwrap();
+    engine.send("quit");
+    assert!(engine.child.wait().unwrap().success());
+    longest
+}
+
+#[test]
+fn a_pv_shows_at_most_pv_length_moves() {
+    let start = "position startpos";
+    assert_eq!(longest_pv(&[start], 24), 20, "20 by default");
+    assert_eq!(
+        longest_pv(&["setoption name PvLength value 5", start], 12),
+        5
+    );
+    assert!(longest_pv(&["setoption name PvLength value 128", start], 24) > 20);
 }
 
 #[test]
