@@ -299,9 +299,11 @@ fn check_cargo_command(args: &[String]) -> Vec<String> {
             "--test" => "tests",
             _ => continue,
         };
+        // Cargo takes a target from `NAME.rs` or from `NAME/main.rs`.
         let file = format!("{dir}/{}.rs", pair[1]);
-        if !root().join(&file).exists() {
-            problems.push(format!("{file} does not exist"));
+        let folder = format!("{dir}/{}/main.rs", pair[1]);
+        if !root().join(&file).exists() && !root().join(&folder).exists() {
+            problems.push(format!("neither {file} nor {folder} exists"));
         }
     }
     problems

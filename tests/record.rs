@@ -356,7 +356,11 @@ fn an_auale_debug_log_becomes_one_transcript_per_engine_that_replays() {
         .arg(&log)
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(2), "two engines need %n in --out");
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "two engines need %n in --out"
+    );
     assert!(String::from_utf8_lossy(&output.stderr).contains("%n"));
     let output = Command::new(krou())
         .args(["record", "--from-log"])
@@ -365,14 +369,24 @@ fn an_auale_debug_log_becomes_one_transcript_per_engine_that_replays() {
         .arg(dir.join("engine-%n.txt"))
         .output()
         .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let north = std::fs::read_to_string(dir.join("engine-1.txt")).unwrap();
     assert!(
         north.contains("> go depth 6 movetime 1200\n<? info **\n< bestmove **\n"),
         "{north}"
     );
-    assert!(north.ends_with("> quit\n"), "the end of output is no line: {north}");
-    assert!(!north.contains("Unknown UCI"), "only the engine dialogue is kept: {north}");
+    assert!(
+        north.ends_with("> quit\n"),
+        "the end of output is no line: {north}"
+    );
+    assert!(
+        !north.contains("Unknown UCI"),
+        "only the engine dialogue is kept: {north}"
+    );
     let south = std::fs::read_to_string(dir.join("engine-2.txt")).unwrap();
     assert!(!south.contains("> go"), "engine 2 was never asked: {south}");
     for transcript in ["engine-1.txt", "engine-2.txt"] {

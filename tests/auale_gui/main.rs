@@ -491,11 +491,10 @@ fn the_auale_gui_plays_krou_at_every_level() {
     gui.expect("South's turn after the person's move for North", |l| {
         l == REQUESTED
     });
-    eprintln!("after the undo: {:?}", gui.known);
     gui.choose_level(3, 2);
     gui.play_until_engine_asked(3);
     if let Some(shot) = std::env::var_os("KROU_AUALE_SCREENSHOT") {
-        // The info bar while Krou ponders at Expert, once it has reported a score.
+        // The info bar once Krou has moved at Expert and reports again (its ponder).
         gui.expect("a score while pondering", |line| {
             engine_line(line).is_some_and(|l| l.text.starts_with("info depth"))
         });
