@@ -140,6 +140,49 @@ fn an_earlier_result_file_gives_the_changes_even_when_it_is_overwritten() {
 }
 
 #[test]
+fn a_missing_earlier_result_file_makes_a_first_run() {
+    let dir = scratch("suite-first");
+    let file = suite(&dir);
+    let results = dir.join("results.txt");
+    let r = results.to_str().expect("utf-8");
+    let args = [
+        file.to_str().expect("utf-8"),
+        "--depth",
+        "1",
+        "--results",
+        r,
+        "--previous",
+        r,
+    ];
+    let first = run(&args, &["good"]);
+    let printed = stdout(&first);
+    assert!(first.status.success(), "{printed}");
+    assert!(
+        printed.contains(&format!(
+            "no earlier results at {r}: a first run, nothing to compare"
+        )),
+        "{printed}"
+    );
+    assert!(results.exists(), "the first run's results are written");
+    let second = run(&args, &["good"]);
+    let printed = stdout(&second);
+    assert!(second.status.success(), "{printed}");
+    assert!(
+        printed.contains("0 newly solved, 0 newly failed, 0 new positions"),
+        "{printed}"
+    );
+    // A --previous that exists but cannot be read is still an error.
+    let out = run(
+        &[file.to_str().expect("utf-8"), "--depth", "1", "--previous"]
+            .into_iter()
+            .chain([dir.to_str().expect("utf-8")])
+            .collect::<Vec<_>>(),
+        &["good"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn min_solved_sets_the_exit_status_as_a_count_or_a_percentage() {
     let dir = scratch("suite-min");
     let file = suite(&dir);
