@@ -144,12 +144,13 @@ pub const IGNORED: [&str; 6] = [
 ];
 
 /// The names, as `uci` lists them.
-pub const NAMES: [&str; 12] = [
+pub const NAMES: [&str; 13] = [
     "Hash",
     "Threads",
     "MoveOverhead",
     "Ponder",
     "OwnBook",
+    "BookFile",
     "BookVariety",
     "BookSeed",
     "GrandSlam",
@@ -159,7 +160,8 @@ pub const NAMES: [&str; 12] = [
     "PvLength",
 ];
 
-/// The `EndgameDatabase` value that means no directory (the built-in tables).
+/// The `EndgameDatabase` value that means no directory (the built-in tables), and the
+/// `BookFile` value that means no file (the book built into Krou).
 pub const NO_DIRECTORY: &str = "<empty>";
 
 impl Options {
@@ -181,6 +183,7 @@ impl Options {
             ),
             format!("name Ponder type check default {}", defaults.ponder),
             format!("name OwnBook type check default {}", defaults.own_book),
+            format!("name BookFile type string default {NO_DIRECTORY}"),
             format!(
                 "name BookVariety type spin default {} min 0 max {MAX_BOOK_VARIETY}",
                 defaults.book_variety

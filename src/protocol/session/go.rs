@@ -142,7 +142,11 @@ impl<E: Engine> Session<E> {
         {
             return false;
         }
-        let book = crate::book::shipped();
+        // BookFile's book, or the one built into Krou.
+        let book = match &self.book_file {
+            Some(book) => book,
+            None => crate::book::shipped(),
+        };
         let position = *self.game.position();
         let variety = self.options.book_variety as i32;
         let candidates = book.candidates(&position, variety).len();
