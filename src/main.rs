@@ -11,6 +11,11 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Start an option at a value (repeatable), as `setoption` would set it, for clients that
+    /// send no options: `--option UCI_LimitStrength=true --option UCI_Elo=1200`. The `uci`
+    /// answer shows it as the option's default; a client's `setoption` still overrides it.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<krou::protocol::StartValue>,
 }
 
 #[derive(Subcommand)]
@@ -76,8 +81,16 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
+    if cli.command.is_some() && !cli.options.is_empty() {
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--option sets the engine's options: give it without a subcommand",
+            )
+            .exit();
+    }
     match cli.command {
-        None => krou::protocol::run(),
+        None => krou::protocol::run(krou::protocol::StartOptions::from_values(&cli.options)),
         Some(Command::Replay(args)) => args.run(),
         Some(Command::Record(args)) => args.run(),
         Some(Command::Suite { command }) => krou::regression::suite::cli::run(command),

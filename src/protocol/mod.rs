@@ -16,6 +16,7 @@ pub mod options;
 pub mod parse;
 pub mod response;
 pub mod session;
+pub mod start;
 pub mod tablebase;
 
 pub use command::Command;
@@ -23,13 +24,15 @@ pub use engine::{Engine, Event, Job, ThreadEngine};
 pub use parse::{ParseError, parse_command};
 pub use response::{Output, Response};
 pub use session::{Flow, Session};
+pub use start::{StartOptions, StartValue};
 
 use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
 use std::sync::mpsc::{Sender, channel};
 
-/// Runs the protocol on stdin/stdout until `quit` or the end of input; exits with success.
-pub fn run() -> ExitCode {
+/// Runs the protocol on stdin/stdout, the options starting at `start`, until `quit` or the
+/// end of input; exits with success.
+pub fn run(start: StartOptions) -> ExitCode {
     let (events, inbox) = channel();
     let reader_events = events.clone();
     let reader = std::thread::Builder::new()
@@ -39,8 +42,8 @@ pub fn run() -> ExitCode {
         log::error!("cannot start the input thread: {e}");
         return ExitCode::FAILURE;
     }
-    let engine = ThreadEngine::new(options::Options::default().settings);
-    let mut session = Session::new(engine, Output::stdout(), events);
+    let engine = ThreadEngine::new(start.options.settings);
+    let mut session = Session::with_start(engine, Output::stdout(), events, start);
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if interactive {
         session.set_interactive(true);

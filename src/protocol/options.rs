@@ -3,6 +3,7 @@
 use super::response::ProvenScore;
 use crate::rules::GrandSlam;
 use crate::search::Settings;
+use std::path::Path;
 use std::time::Duration;
 
 /// The largest `Hash` in MiB.
@@ -26,6 +27,14 @@ pub const MAX_PV_LENGTH: usize = 128;
 /// The default `PvLength`: the Aualé GUI shows the score after the line, in one row of its
 /// window, and a longer line (Krou's reach 40 moves at the GUI's Expert level) hides it.
 pub const DEFAULT_PV_LENGTH: usize = 20;
+/// The lowest `UCI_Elo`.
+pub const MIN_ELO: u32 = crate::search::Strength::MIN_ELO;
+/// The highest `UCI_Elo`.
+pub const MAX_ELO: u32 = crate::search::Strength::MAX_ELO;
+/// The default `UCI_Elo` (used only with `UCI_LimitStrength` on).
+pub const DEFAULT_ELO: u32 = 1500;
+/// The largest `StrengthSeed`.
+pub const MAX_STRENGTH_SEED: u64 = (1 << 31) - 1;
 
 /// The value of every option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +60,12 @@ pub struct Options {
     pub proven_score: ProvenScore,
     /// `PvLength`: the most moves an `info` line's `pv` shows.
     pub pv_length: usize,
+    /// `UCI_LimitStrength`: play at the level `UCI_Elo` names instead of full strength.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the level played with `UCI_LimitStrength` on.
+    pub elo: u32,
+    /// `StrengthSeed`: seeds a limited level's choice of move; 0 seeds it from the clock.
+    pub strength_seed: u64,
 }
 
 impl Default for Options {
@@ -66,6 +81,9 @@ impl Default for Options {
             multi_pv: 1,
             proven_score: ProvenScore::default(),
             pv_length: DEFAULT_PV_LENGTH,
+            limit_strength: false,
+            elo: DEFAULT_ELO,
+            strength_seed: 0,
         }
     }
 }
@@ -95,6 +113,12 @@ pub enum Change {
     ProvenScore(ProvenScore),
     /// `PvLength`.
     PvLength(usize),
+    /// `UCI_LimitStrength`.
+    LimitStrength(bool),
+    /// `UCI_Elo`.
+    Elo(u32),
+    /// `StrengthSeed`.
+    StrengthSeed(u64),
     /// An option other engines or their GUIs define that asks nothing of Krou's play (one of
     /// [`IGNORED`], by its canonical name): accepted, changes nothing.
     Ignored(&'static str),
@@ -132,8 +156,8 @@ impl std::fmt::Display for OptionError {
 /// they ask nothing of Krou's play: UCI's informative options (the GUI telling the engine
 /// about its mode, its opponent, what it displays) and `EngineTurn` (the Java Oware runner
 /// telling an engine its side; Krou reads the side to move from `position`). Options that
-/// would change play if they were carried out (`UCI_LimitStrength`, `UseLeaves`, …) are not
-/// here: they stay unknown, so that nobody believes a setting took effect.
+/// would change play if they were carried out (`UseLeaves`, …) are not here: they stay
+/// unknown, so that nobody believes a setting took effect.
 pub const IGNORED: [&str; 6] = [
     "UCI_AnalyseMode",
     "UCI_Opponent",
@@ -144,7 +168,7 @@ pub const IGNORED: [&str; 6] = [
 ];
 
 /// The names, as `uci` lists them.
-pub const NAMES: [&str; 13] = [
+pub const NAMES: [&str; 16] = [
     "Hash",
     "Threads",
     "MoveOverhead",
@@ -158,6 +182,9 @@ pub const NAMES: [&str; 13] = [
     "MultiPV",
     "ProvenScore",
     "PvLength",
+    "UCI_LimitStrength",
+    "UCI_Elo",
+    "StrengthSeed",
 ];
 
 /// The `EndgameDatabase` value that means no directory (the built-in tables), and the
@@ -165,9 +192,14 @@ pub const NAMES: [&str; 13] = [
 pub const NO_DIRECTORY: &str = "<empty>";
 
 impl Options {
-    /// The `option name …` texts (after `option `), one per option, with the defaults.
-    pub fn describe() -> Vec<String> {
-        let defaults = Options::default();
+    /// The `option name …` texts (after `option `), one per option, with these values as the
+    /// defaults, `endgame_dir` as `EndgameDatabase`'s and `book_file` as `BookFile`'s (the start
+    /// values: built in, or set by `krou --option`).
+    pub fn describe(&self, endgame_dir: Option<&Path>, book_file: Option<&Path>) -> Vec<String> {
+        let defaults = self;
+        let shown =
+            |p: Option<&Path>| p.map_or(NO_DIRECTORY.to_string(), |p| p.display().to_string());
+        let (directory, file) = (shown(endgame_dir), shown(book_file));
         let rules: Vec<String> = GrandSlam::ALL.iter().map(|r| format!("var {r}")).collect();
         vec![
             format!(
@@ -179,11 +211,12 @@ impl Options {
                 defaults.settings.threads
             ),
             format!(
-                "name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+                "name MoveOverhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
+                defaults.move_overhead.as_millis()
             ),
             format!("name Ponder type check default {}", defaults.ponder),
             format!("name OwnBook type check default {}", defaults.own_book),
-            format!("name BookFile type string default {NO_DIRECTORY}"),
+            format!("name BookFile type string default {file}"),
             format!(
                 "name BookVariety type spin default {} min 0 max {MAX_BOOK_VARIETY}",
                 defaults.book_variety
@@ -197,7 +230,7 @@ impl Options {
                 defaults.grand_slam,
                 rules.join(" ")
             ),
-            format!("name EndgameDatabase type string default {NO_DIRECTORY}"),
+            format!("name EndgameDatabase type string default {directory}"),
             format!(
                 "name MultiPV type spin default {} min 1 max {MAX_MULTI_PV}",
                 defaults.multi_pv
@@ -210,6 +243,18 @@ impl Options {
             format!(
                 "name PvLength type spin default {} min 1 max {MAX_PV_LENGTH}",
                 defaults.pv_length
+            ),
+            format!(
+                "name UCI_LimitStrength type check default {}",
+                defaults.limit_strength
+            ),
+            format!(
+                "name UCI_Elo type spin default {} min {MIN_ELO} max {MAX_ELO}",
+                defaults.elo
+            ),
+            format!(
+                "name StrengthSeed type spin default {} min 0 max {MAX_STRENGTH_SEED}",
+                defaults.strength_seed
             ),
         ]
     }
@@ -249,6 +294,11 @@ impl Options {
             "OwnBook" => Change::OwnBook(check(canonical, value)?),
             "BookVariety" => Change::BookVariety(spin(canonical, value, 0, MAX_BOOK_VARIETY)?),
             "BookSeed" => Change::BookSeed(spin(canonical, value, 0, MAX_BOOK_SEED)?),
+            "UCI_LimitStrength" => Change::LimitStrength(check(canonical, value)?),
+            "UCI_Elo" => {
+                Change::Elo(spin(canonical, value, MIN_ELO.into(), MAX_ELO.into())? as u32)
+            }
+            "StrengthSeed" => Change::StrengthSeed(spin(canonical, value, 0, MAX_STRENGTH_SEED)?),
             "MultiPV" => Change::MultiPv(spin(canonical, value, 1, MAX_MULTI_PV as u64)? as usize),
             "PvLength" => {
                 Change::PvLength(spin(canonical, value, 1, MAX_PV_LENGTH as u64)? as usize)
@@ -282,6 +332,9 @@ impl Options {
             Change::MultiPv(lines) => self.multi_pv = lines,
             Change::ProvenScore(form) => self.proven_score = form,
             Change::PvLength(moves) => self.pv_length = moves,
+            Change::LimitStrength(on) => self.limit_strength = on,
+            Change::Elo(elo) => self.elo = elo,
+            Change::StrengthSeed(seed) => self.strength_seed = seed,
             Change::Ignored(_) => {}
         }
     }

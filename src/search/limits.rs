@@ -1,6 +1,7 @@
 //! What a search is asked to respect: depth, nodes, time, and the control flags shared with the
 //! protocol thread.
 
+use super::Strength;
 use crate::rules::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -36,6 +37,9 @@ pub struct Limits {
     pub overhead: Duration,
     /// Best lines to find and report (the `MultiPV` option); 0 and 1 both mean one.
     pub multi_pv: usize,
+    /// Play at this level instead of full strength (`UCI_LimitStrength`, `UCI_Elo`): its depth
+    /// caps `depth`, it searches every root move on one thread, and it may prefer a worse one.
+    pub strength: Option<Strength>,
 }
 
 impl Limits {

@@ -13,6 +13,7 @@ pub mod net;
 mod ordering;
 mod packed;
 mod score;
+mod strength;
 mod table;
 #[cfg(test)]
 mod test_support;
@@ -25,6 +26,7 @@ pub use bench::{BENCH_DEPTH, BenchReport, bench, bench_games, bench_with_tables}
 pub use features::Features;
 pub use limits::{Clock, Control, Limits};
 pub use score::Score;
+pub use strength::{Level, Strength};
 
 use crate::egdb::Tables;
 use crate::rules::{Game, Move, MoveSet, Position};
@@ -223,7 +225,15 @@ impl Searcher {
             };
         }
         self.table.new_search();
-        let threads = self.settings.threads.max(1);
+        let level = limits
+            .strength
+            .map(|s| s.level(game.position(), game.moves().len()));
+        // A level searches on one thread, so that its choices replay.
+        let threads = if level.is_some() {
+            1
+        } else {
+            self.settings.threads.max(1)
+        };
         let shared = Shared {
             table: self.table.view(),
             control,
@@ -243,6 +253,12 @@ impl Searcher {
         let max_depth = match limits.depth {
             Some(depth) if !limits.infinite => (depth as i32).clamp(1, MAX_DEPTH),
             _ => MAX_DEPTH,
+        };
+        let max_depth = level.map_or(max_depth, |l| max_depth.min(l.depth.max(1)));
+        // A level weighs every root move; it shows only the lines asked for.
+        let (lines, shown) = match level {
+            Some(_) => (moves.len(), limits.multi_pv.max(1)),
+            None => (limits.multi_pv, usize::MAX),
         };
         let node_limit = limits.nodes.filter(|_| !limits.infinite);
         let duties = MainDuties {
@@ -273,7 +289,7 @@ impl Searcher {
             let multi_pv = limits.multi_pv > 1;
             // One `info` per line; lines are numbered only when more than one was asked for.
             let mut report_lines = |it: &Iteration, nodes: u64| {
-                for (k, (value, pv)) in it.lines.iter().enumerate() {
+                for (k, (value, pv)) in it.lines.iter().take(shown).enumerate() {
                     report(&Info {
                         depth: it.depth as u32,
                         // Lines that all end before the nominal depth (game ends, tables)
@@ -290,7 +306,7 @@ impl Searcher {
                 }
             };
             let mut reported_lines = (0, 0);
-            let last = main.iterate(&root, max_depth, limits.multi_pv, &mut |worker, it| {
+            let last = main.iterate(&root, max_depth, lines, &mut |worker, it| {
                 worker.publish();
                 worker.flush_tbhits();
                 reported = shared.total_nodes();
@@ -306,6 +322,17 @@ impl Searcher {
             if (main.nodes() > reported && threads == 1) || new_lines {
                 report_lines(&last, main.nodes());
             }
+            let last = match level {
+                Some(level) => {
+                    let chosen = chosen_line(&last, &level);
+                    if chosen.pv != last.pv {
+                        // The last `info` shows the line played.
+                        report_lines(&chosen, main.nodes());
+                    }
+                    chosen
+                }
+                None => last,
+            };
             while !control.is_stopped() && (limits.is_unbounded() || control.is_pondering()) {
                 std::thread::sleep(WAIT_POLL);
             }
@@ -340,6 +367,20 @@ fn root_moves(game: &Game, limits: &Limits) -> MoveSet {
         .fold(MoveSet::EMPTY, |s, &m| s.with(m));
     let narrowed = MoveSet::from_bits(moves.bits() & chosen.bits());
     if narrowed.is_empty() { moves } else { narrowed }
+}
+
+/// The iteration as a level plays it: the line it chose first (alone, when it is not the best).
+fn chosen_line(last: &Iteration, level: &Level) -> Iteration {
+    let values: Vec<i32> = last.lines.iter().map(|l| l.0).collect();
+    match last.lines.get(level.choose(&values)) {
+        Some((value, pv)) if *pv != last.pv => Iteration {
+            value: *value,
+            pv: pv.clone(),
+            lines: vec![(*value, pv.clone())],
+            ..last.clone()
+        },
+        _ => last.clone(),
+    }
 }
 
 /// Whether the main thread should start another iteration after `it`.

@@ -7,7 +7,7 @@ use super::{Engine, Job, Response, RunKind, Running, Session};
 use crate::protocol::command::{At, Command, Go, MAX_GO_WARNINGS};
 use crate::protocol::parse::parse_command;
 use crate::rules::{GrandSlam, Move, Side};
-use crate::search::{Clock, Control, Features, Limits};
+use crate::search::{Clock, Control, Features, Limits, Strength};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -128,11 +128,12 @@ impl<E: Engine> Session<E> {
     /// `nodes`; not pondering, not `infinite`, no `searchmoves`, one line) in a book position
     /// is answered at once with a book move: one within `BookVariety` of the best, chosen at
     /// random. The expected reply is the book's best in the next position, when it has one.
-    /// Only under the no-capture grand-slam rule, which the book was built with. Returns
-    /// whether it answered.
+    /// Only under the no-capture grand-slam rule, which the book was built with, and not at a
+    /// limited strength (the book's moves are full strength). Returns whether it answered.
     fn play_from_book(&mut self, go: &Go, limits: &Limits) -> bool {
         let timed = limits.movetime.is_some() || limits.clock.is_some();
         if !self.options.own_book
+            || limits.strength.is_some()
             || !timed
             || go.ponder
             || go.infinite
@@ -279,6 +280,10 @@ impl<E: Engine> Session<E> {
             searchmoves: go.searchmoves.iter().map(|m| m.value).collect(),
             overhead: self.options.move_overhead,
             multi_pv: self.options.multi_pv,
+            strength: self.options.limit_strength.then_some(Strength {
+                elo: self.options.elo,
+                seed: self.strength_seed,
+            }),
         };
         (limits, lost_increment)
     }

@@ -10,6 +10,7 @@ use super::engine::{Engine, Event, Job};
 use super::options::{Change, NO_DIRECTORY, OptionError, Options};
 use super::parse::parse_command;
 use super::response::{Output, Response};
+use super::start::StartOptions;
 use super::tablebase::{TableSource, d_line, endgame_dir};
 use crate::book::{Book, Chooser};
 use crate::rules::{Game, GrandSlam, Position, Side, notation};
@@ -97,18 +98,39 @@ pub struct Session<E: Engine> {
     book: Chooser,
     /// The book of `BookFile`, if one is set (else the book built into Krou).
     book_file: Option<Book>,
+    /// Seeds a limited level's choices (`StrengthSeed`, or the clock for 0).
+    strength_seed: u64,
     /// A person at a terminal: a rejected line is shown once (on stdout), not logged too.
     interactive: bool,
     /// The side of this game's last search for a move (not a ponder, not `infinite`): the
     /// engine's own side, whose view a ponder on the opponent's move reports.
     own_side: Option<Side>,
+    /// The values the options started with (the `default`s of the `uci` answer).
+    start: StartOptions,
 }
 
 impl<E: Engine> Session<E> {
     /// A session at the start position with default options; searches report their end on
     /// `events`, the channel the caller reads events from.
     pub fn new(engine: E, output: Output, events: Sender<Event>) -> Session<E> {
-        let options = Options::default();
+        Session::with_start(engine, output, events, StartOptions::default())
+    }
+
+    /// A session at the start position whose options start at `start` (`krou --option`).
+    pub fn with_start(
+        engine: E,
+        output: Output,
+        events: Sender<Event>,
+        start: StartOptions,
+    ) -> Session<E> {
+        let options = start.options;
+        // Checked when the command line was read; read again here (a file that went away
+        // since leaves the built-in book, with an error on stderr).
+        let book_file = start.book_file.as_deref().and_then(|path| {
+            Book::read(path)
+                .map_err(|e| log::error!("cannot use the book file '{}': {e}", path.display()))
+                .ok()
+        });
         Session {
             engine,
             output,
@@ -119,12 +141,14 @@ impl<E: Engine> Session<E> {
             generation: 0,
             tables: TableSource::default(),
             tables_on: false,
-            endgame_dir: None,
+            endgame_dir: start.endgame_dir.clone(),
             debug: false,
             book: Chooser::new(book_seed(options.book_seed)),
-            book_file: None,
+            book_file,
+            strength_seed: book_seed(options.strength_seed),
             interactive: false,
             own_side: None,
+            start,
         }
     }
 
@@ -327,7 +351,9 @@ impl<E: Engine> Session<E> {
     fn uci(&self) {
         self.send(Response::IdName);
         self.send(Response::IdAuthor);
-        for option in Options::describe() {
+        let start = &self.start;
+        let (dir, file) = (start.endgame_dir.as_deref(), start.book_file.as_deref());
+        for option in start.options.describe(dir, file) {
             self.send(Response::Option(option));
         }
         self.send(Response::UciOk);
@@ -384,6 +410,9 @@ impl<E: Engine> Session<E> {
         }
         if let Change::BookSeed(seed) = change {
             self.book = Chooser::new(book_seed(seed));
+        }
+        if let Change::StrengthSeed(seed) = change {
+            self.strength_seed = book_seed(seed);
         }
         if change.needs_idle_search() {
             self.engine.configure(self.options.settings);
@@ -524,8 +553,8 @@ fn replay(game: &Game, rule: GrandSlam) -> Result<Game, String> {
     Ok(replayed)
 }
 
-/// The chooser's seed for `BookSeed` `seed`: the seed itself, or for 0 one from the clock, so
-/// that every run varies unless a seed is set.
+/// The seed for `BookSeed` or `StrengthSeed` `seed`: the seed itself, or for 0 one from the
+/// clock, so that every run varies unless a seed is set.
 fn book_seed(seed: u64) -> u64 {
     if seed != 0 {
         return seed;

@@ -1,0 +1,247 @@
+//! Playing at a chosen strength and starting options from the command line: `krou --option`,
+//! `UCI_LimitStrength`, `UCI_Elo` and `StrengthSeed`, through the real binary.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Output, Stdio};
+
+/// Runs `krou ARGS` with `input` on stdin and returns what it did.
+fn krou(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_krou"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("krou starts");
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(input.as_bytes()).expect("input written");
+    }
+    child.wait_with_output().expect("krou ends")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The `option name NAME …` line of a `uci` answer.
+fn option_line(text: &str, name: &str) -> String {
+    let prefix = format!("option name {name} type");
+    text.lines()
+        .find(|l| l.starts_with(&prefix))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The moves `krou ARGS` plays after each of `positions` (`position …` lines), `setup` sent
+/// first; each `go` is sent once the last one's `bestmove` came.
+fn moves(args: &[&str], setup: &str, positions: &[String], go: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_krou"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("krou starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    stdin.write_all(setup.as_bytes()).expect("setup written");
+    let mut played = Vec::new();
+    for position in positions {
+        writeln!(stdin, "{position}\n{go}").expect("go written");
+        let best = lines
+            .by_ref()
+            .map_while(Result::ok)
+            .find_map(|l| l.strip_prefix("bestmove ").map(String::from))
+            .expect("a bestmove");
+        played.push(best.split(' ').next().unwrap_or_default().to_string());
+    }
+    writeln!(stdin, "quit").expect("quit written");
+    drop(stdin);
+    child.wait().expect("krou ends");
+    played
+}
+
+/// The positions after each prefix of a fixed game (start, then its first moves).
+fn positions() -> Vec<String> {
+    let game = ["F", "b", "A", "f", "C", "e", "D", "a", "E", "c", "B", "d"];
+    (0..game.len())
+        .map(|n| {
+            if n == 0 {
+                "position startpos".to_string()
+            } else {
+                format!("position startpos moves {}", game[..n].concat())
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn uci_lists_the_strength_options() {
+    let text = stdout(&krou(&[], "uci\nquit\n"));
+    assert_eq!(
+        option_line(&text, "UCI_LimitStrength"),
+        "option name UCI_LimitStrength type check default false"
+    );
+    assert!(
+        option_line(&text, "UCI_Elo")
+            .starts_with("option name UCI_Elo type spin default 1500 min 540 max ")
+    );
+    assert_eq!(
+        option_line(&text, "StrengthSeed"),
+        "option name StrengthSeed type spin default 0 min 0 max 2147483647"
+    );
+}
+
+#[test]
+fn an_option_from_the_command_line_is_the_default_shown() {
+    let output = krou(
+        &[
+            "--option",
+            "UCI_Elo=1234",
+            "--option",
+            "UCI_LimitStrength=true",
+            "--option",
+            "Hash=8",
+        ],
+        "uci\nquit\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        option_line(&text, "UCI_Elo").starts_with("option name UCI_Elo type spin default 1234 min")
+    );
+    assert!(option_line(&text, "UCI_LimitStrength").ends_with("default true"));
+    assert!(option_line(&text, "Hash").starts_with("option name Hash type spin default 8 min 1"));
+}
+
+#[test]
+fn setoption_still_overrides_a_command_line_value() {
+    // Set on the command line, then overridden: the session plays the level set last, and
+    // an override out of range is refused while the start value stays the default shown.
+    let output = krou(
+        &["--option", "UCI_Elo=1234"],
+        "setoption name UCI_Elo value 99999\nsetoption name UCI_Elo value 2000\nuci\nquit\n",
+    );
+    let text = stdout(&output);
+    assert!(text.contains("info string error: option UCI_Elo must be a whole number from 540 to"));
+    assert!(option_line(&text, "UCI_Elo").contains("default 1234"));
+    // The override takes effect: a level's moves with the value set by setoption equal those
+    // of the same value given on the command line.
+    let seed = "setoption name StrengthSeed value 3\nsetoption name UCI_LimitStrength value true\n";
+    let overridden = moves(
+        &["--option", "UCI_Elo=3000"],
+        &format!("{seed}setoption name UCI_Elo value 900\n"),
+        &positions(),
+        "go depth 30",
+    );
+    let direct = moves(
+        &["--option", "UCI_Elo=900"],
+        seed,
+        &positions(),
+        "go depth 30",
+    );
+    assert_eq!(overridden.len(), positions().len());
+    assert_eq!(overridden, direct);
+}
+
+#[test]
+fn a_wrong_value_is_refused_at_start_with_the_range() {
+    let output = krou(&["--option", "UCI_Elo=5"], "uci\nquit\n");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stdout(&output).is_empty(),
+        "nothing on the protocol's stdout"
+    );
+    let error = stderr(&output);
+    assert!(
+        error.contains("invalid value 'UCI_Elo=5' for '--option <NAME=VALUE>': option UCI_Elo must be a whole number from 540 to"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_wrong_name_or_form_is_refused_at_start() {
+    let unknown = krou(&["--option", "Colour=red"], "");
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stderr(&unknown).contains("unknown option 'Colour' (options: Hash,"));
+    let bare = krou(&["--option", "UCI_LimitStrength"], "");
+    assert_eq!(bare.status.code(), Some(2));
+    assert!(stderr(&bare).contains("expected NAME=VALUE"));
+    let check = krou(&["--option", "UCI_LimitStrength=yes"], "");
+    assert_eq!(check.status.code(), Some(2));
+    assert!(stderr(&check).contains("option UCI_LimitStrength must be true or false, not 'yes'"));
+}
+
+#[test]
+fn an_option_with_a_subcommand_is_refused() {
+    let output = krou(&["--option", "Hash=8", "perft", "1"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--option sets the engine's options"));
+}
+
+#[test]
+fn a_level_replays_with_its_seed_and_varies_without_one_fixed() {
+    let setup = |seed: u32| {
+        format!(
+            "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 700\nsetoption name StrengthSeed value {seed}\n"
+        )
+    };
+    let first = moves(&[], &setup(5), &positions(), "go depth 30");
+    let again = moves(&[], &setup(5), &positions(), "go depth 30");
+    assert_eq!(first.len(), positions().len());
+    assert_eq!(first, again, "the same seed plays the same moves");
+    let differs =
+        (6..30).any(|seed| moves(&[], &setup(seed), &positions(), "go depth 30") != first);
+    assert!(differs, "other seeds choose other moves at a low level");
+}
+
+#[test]
+fn a_level_plays_alike_at_any_time_control() {
+    // A level is a strength, not a clock: 50 ms or 2 s a move, the same moves.
+    let setup = "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 2800\nsetoption name StrengthSeed value 9\n";
+    let short = moves(&[], setup, &positions(), "go movetime 50");
+    let long = moves(&[], setup, &positions(), "go movetime 2000");
+    assert_eq!(short.len(), positions().len());
+    assert_eq!(short, long);
+}
+
+#[test]
+fn a_low_level_errs_where_full_strength_does_not() {
+    let full = moves(&[], "", &positions(), "go depth 8");
+    let setup = "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 540\nsetoption name StrengthSeed value 1\n";
+    let weak = moves(&[], setup, &positions(), "go depth 8");
+    assert_eq!(weak.len(), full.len());
+    let differ = weak.iter().zip(&full).filter(|(a, b)| a != b).count();
+    assert!(
+        differ >= 3,
+        "{differ} of {} moves differ: {weak:?} {full:?}",
+        full.len()
+    );
+}
+
+#[test]
+fn a_limited_level_ignores_the_book() {
+    // With the book on, full strength answers the start position from the book at once; a
+    // limited level searches instead (its `info` lines, no `info string book`).
+    let output = krou(
+        &[
+            "--option",
+            "OwnBook=true",
+            "--option",
+            "UCI_LimitStrength=true",
+        ],
+        "position startpos\ngo movetime 100\nisready\nquit\n",
+    );
+    let text = stdout(&output);
+    assert!(!text.contains("info string book"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("info depth")), "{text}");
+    let book = stdout(&krou(
+        &["--option", "OwnBook=true"],
+        "position startpos\ngo movetime 100\nisready\nquit\n",
+    ));
+    assert!(book.contains("info string book"), "{book}");
+}
