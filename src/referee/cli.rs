@@ -30,6 +30,9 @@ pub enum MatchCommand {
     /// Render an HTML report from JSON summaries: one match's, or its shards' (combined as
     /// `krou match merge` does).
     Report(super::report::ReportArgs),
+    /// Fit a rating list to the JSON summaries of matches (three or more players, one anchored:
+    /// `--anchor greedy=1000` by default) by maximum likelihood, with a 95% interval for each.
+    Ratings(crate::referee::records::ratings::RatingsArgs),
 }
 
 /// Options of `krou match`. A later value of an option replaces an earlier one, so wrapper

@@ -40,7 +40,7 @@ use std::process::ExitCode;
 /// an SPRT decision), 128 + the signal's number after SIGINT (130), SIGTERM (143) or SIGHUP
 /// (129), 2 when it could not start (an engine that does not start included), 3 when every game
 /// ended by a fault; `merge` exits 0 when done, 3 when every game merged ended by a fault, 2
-/// otherwise; `report` 0 when done, 2 otherwise.
+/// otherwise; `report` and `ratings` 0 when done, 2 otherwise.
 pub fn main(cli: MatchCli) -> ExitCode {
     let (done, name) = match cli.command {
         None => return play(cli.args),
@@ -57,6 +57,7 @@ pub fn main(cli: MatchCli) -> ExitCode {
         Some(MatchCommand::Report(args)) => {
             (report::run(&args).map_err(|e| e.to_string()), "report")
         }
+        Some(MatchCommand::Ratings(args)) => (records::ratings::run(&args), "ratings"),
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,
