@@ -88,7 +88,7 @@ fn uci_lists_the_strength_options() {
     );
     assert!(
         option_line(&text, "UCI_Elo")
-            .starts_with("option name UCI_Elo type spin default 1500 min 540 max ")
+            .starts_with("option name UCI_Elo type spin default 1500 min 545 max ")
     );
     assert_eq!(
         option_line(&text, "StrengthSeed"),
@@ -127,7 +127,7 @@ fn setoption_still_overrides_a_command_line_value() {
         "setoption name UCI_Elo value 99999\nsetoption name UCI_Elo value 2000\nuci\nquit\n",
     );
     let text = stdout(&output);
-    assert!(text.contains("info string error: option UCI_Elo must be a whole number from 540 to"));
+    assert!(text.contains("info string error: option UCI_Elo must be a whole number from 545 to"));
     assert!(option_line(&text, "UCI_Elo").contains("default 1234"));
     // The override takes effect: a level's moves with the value set by setoption equal those
     // of the same value given on the command line.
@@ -158,7 +158,7 @@ fn a_wrong_value_is_refused_at_start_with_the_range() {
     );
     let error = stderr(&output);
     assert!(
-        error.contains("invalid value 'UCI_Elo=5' for '--option <NAME=VALUE>': option UCI_Elo must be a whole number from 540 to"),
+        error.contains("invalid value 'UCI_Elo=5' for '--option <NAME=VALUE>': option UCI_Elo must be a whole number from 545 to"),
         "{error}"
     );
 }
@@ -212,7 +212,7 @@ fn a_level_plays_alike_at_any_time_control() {
 #[test]
 fn a_low_level_errs_where_full_strength_does_not() {
     let full = moves(&[], "", &positions(), "go depth 8");
-    let setup = "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 540\nsetoption name StrengthSeed value 1\n";
+    let setup = "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 545\nsetoption name StrengthSeed value 1\n";
     let weak = moves(&[], setup, &positions(), "go depth 8");
     assert_eq!(weak.len(), full.len());
     let differ = weak.iter().zip(&full).filter(|(a, b)| a != b).count();
@@ -244,4 +244,32 @@ fn a_limited_level_ignores_the_book() {
         "position startpos\ngo movetime 100\nisready\nquit\n",
     ));
     assert!(book.contains("info string book"), "{book}");
+}
+
+#[test]
+fn level_errors_reports_fewer_and_smaller_mistakes_at_higher_levels() {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/level-errors");
+    let output = Command::new(script)
+        .args(["--krou", env!("CARGO_BIN_EXE_krou"), "545", "2000"])
+        .output()
+        .expect("the script runs");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let rows: Vec<Vec<f64>> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            l.split_whitespace()
+                .filter_map(|w| w.trim_end_matches('%').parse().ok())
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    let (low, high) = (&rows[0], &rows[1]);
+    assert_eq!((low[0], low[1], high[1]), (545.0, 220.0, 220.0), "{text}");
+    assert!(low[2] > high[2], "a lower level differs more often: {text}");
+    assert!(
+        low[3] > high[3],
+        "a lower level loses more seeds a move: {text}"
+    );
 }
