@@ -37,7 +37,8 @@ fn option_line(text: &str, name: &str) -> String {
 }
 
 /// The moves `krou ARGS` plays after each of `positions` (`position …` lines), `setup` sent
-/// first; each `go` is sent once the last one's `bestmove` came.
+/// first; each `go` is sent once the last one's `bestmove` came. Checks that the last `info`
+/// line's principal variation starts with the move played.
 fn moves(args: &[&str], setup: &str, positions: &[String], go: &str) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_krou"))
         .args(args)
@@ -52,12 +53,24 @@ fn moves(args: &[&str], setup: &str, positions: &[String], go: &str) -> Vec<Stri
     let mut played = Vec::new();
     for position in positions {
         writeln!(stdin, "{position}\n{go}").expect("go written");
+        let mut last_pv = None;
         let best = lines
             .by_ref()
             .map_while(Result::ok)
-            .find_map(|l| l.strip_prefix("bestmove ").map(String::from))
+            .find_map(|l| {
+                if let Some((_, pv)) = l.split_once(" pv ") {
+                    last_pv = pv.chars().next().map(String::from);
+                }
+                l.strip_prefix("bestmove ").map(String::from)
+            })
             .expect("a bestmove");
-        played.push(best.split(' ').next().unwrap_or_default().to_string());
+        let best = best.split(' ').next().unwrap_or_default().to_string();
+        assert_eq!(
+            last_pv.as_ref(),
+            Some(&best),
+            "the last info shows the move played"
+        );
+        played.push(best);
     }
     writeln!(stdin, "quit").expect("quit written");
     drop(stdin);
