@@ -197,7 +197,7 @@ fn an_option_with_a_subcommand_is_refused() {
 }
 
 #[test]
-fn a_level_replays_with_its_seed_and_varies_without_one_fixed() {
+fn a_level_replays_with_its_seed_and_plays_otherwise_with_another() {
     let setup = |seed: u32| {
         format!(
             "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 700\nsetoption name StrengthSeed value {seed}\n"
