@@ -154,3 +154,36 @@ fn an_anchor_that_does_not_play_is_refused() {
     assert!(text(&other.stdout).contains("random anchored at 600"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_match_of_three_engines_prints_and_writes_its_own_list() {
+    let dir = scratch("own");
+    let engines = ["random".to_string(), "greedy".to_string(), level(1600)];
+    let three = summary(&dir, "three", &engines, "5");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&three).expect("summary")).expect("JSON");
+    assert_eq!(json["ratings"]["anchor"]["name"], "greedy");
+    assert_eq!(json["ratings"]["anchor"]["elo"], 1000.0);
+    let players = json["ratings"]["players"].as_array().expect("players");
+    assert_eq!(players.len(), 3);
+    // The list is the one `krou match ratings` fits to the same summary.
+    let output = krou(&["match", "ratings", three.to_str().unwrap_or_default()]);
+    let fitted = text(&output.stdout);
+    for p in players {
+        let name = p["name"].as_str().unwrap_or_default();
+        let elo = p["elo"].as_f64().unwrap_or(f64::NAN);
+        let row = fitted
+            .lines()
+            .find(|l| l.contains(&format!(" {name} ")))
+            .unwrap_or_default();
+        assert!(
+            row.contains(&format!("{elo:.0}")),
+            "{name} {elo} in {fitted}"
+        );
+    }
+    let two = summary(&dir, "two", &engines[..2], "6");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&two).expect("summary")).expect("JSON");
+    assert!(json.get("ratings").is_none(), "two engines: no list");
+    let _ = std::fs::remove_dir_all(&dir);
+}

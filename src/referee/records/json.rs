@@ -69,6 +69,15 @@ pub fn head(standings: &Standings, report: &Report) -> Value {
         "reasons": standings.reasons,
         "pairings": pairings,
     });
+    if let (Some(Ok(list)), Some(object)) = (
+        super::ratings::of_match(&report.names, standings),
+        value.as_object_mut(),
+    ) {
+        let anchor = super::ratings::match_anchor(&report.names);
+        let prior = super::ratings::MATCH_PRIOR_DRAWS;
+        let ratings = super::ratings::to_json(&list, &anchor, prior, &[]);
+        object.insert("ratings".into(), ratings);
+    }
     if let (Some(merged), Some(object)) = (&report.merged, value.as_object_mut()) {
         object.insert("shards_merged".into(), json!(merged.present));
         object.insert("shards_missing".into(), json!(merged.missing));

@@ -5,9 +5,13 @@
 //!
 //! It refuses a file that is not a summary, the same match twice (a file given twice, or a
 //! match's merged summary with one of its shards), and what the fit refuses.
+//!
+//! A match of three or more engines prints and writes its own list ([`match_text`],
+//! [`of_match`]), anchored by [`match_anchor`].
 
 use super::shard_file::ShardFile;
 use crate::referee::stats::ratings::{Rating, Results, fit};
+use crate::referee::stats::standings::Standings;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -81,10 +85,8 @@ pub fn run(args: &RatingsArgs) -> Result<(), String> {
         .collect::<Result<Vec<_>, _>>()?;
     let gathered = gather(&files)?;
     let list = rate(&gathered, &args.anchor, args.prior_draws)?;
-    print!(
-        "{}",
-        table(&list, &args.anchor, args.prior_draws, files.len())
-    );
+    let from = format!(" from {} summaries", files.len());
+    print!("{}", table(&list, &args.anchor, args.prior_draws, &from));
     if let Some(path) = &args.json {
         let value = to_json(&list, &args.anchor, args.prior_draws, &args.files);
         let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())? + "\n";
@@ -198,12 +200,67 @@ fn name_players(message: &str, names: &[String]) -> String {
     text
 }
 
-/// The list as a table.
-pub fn table(list: &List, anchor: &Anchor, prior_draws: f64, files: usize) -> String {
+/// The virtual draws per pairing of the list a match of three or more engines prints.
+pub const MATCH_PRIOR_DRAWS: f64 = 1.0;
+
+/// The anchor of a match's own list: `greedy` at 1000 when it plays (the scale of
+/// docs/strength-levels.md), otherwise the first engine at 0.
+pub fn match_anchor(names: &[String]) -> Anchor {
+    match names.iter().find(|n| *n == "greedy") {
+        Some(name) => Anchor {
+            name: name.clone(),
+            elo: 1000.0,
+        },
+        None => Anchor {
+            name: names.first().cloned().unwrap_or_default(),
+            elo: 0.0,
+        },
+    }
+}
+
+/// The rating list of a match of three or more engines (`None` for fewer), fitted to its
+/// standings: the list, or why it cannot be fitted yet (a player without games, say).
+pub fn of_match(names: &[String], standings: &Standings) -> Option<Result<List, String>> {
+    if names.len() < 3 {
+        return None;
+    }
+    let results = standings
+        .pairings
+        .iter()
+        .zip(&standings.tallies)
+        .map(|(&(first, second), t)| Results {
+            first,
+            second,
+            wins: t.wins,
+            draws: t.draws,
+            losses: t.losses,
+        })
+        .collect();
+    let gathered = Gathered {
+        names: names.to_vec(),
+        results,
+    };
+    Some(rate(&gathered, &match_anchor(names), MATCH_PRIOR_DRAWS))
+}
+
+/// The lines a match of three or more engines prints after its pairings: the list as
+/// [`table`] draws it, or why there is none.
+pub fn match_text(names: &[String], standings: &Standings) -> String {
+    let anchor = match_anchor(names);
+    match of_match(names, standings) {
+        None => String::new(),
+        Some(Ok(list)) => table(&list, &anchor, MATCH_PRIOR_DRAWS, ""),
+        Some(Err(why)) => format!("Ratings: none yet ({why})\n"),
+    }
+}
+
+/// The list as a table; `from` follows the player count in its first line (` from 3
+/// summaries`, or nothing).
+pub fn table(list: &List, anchor: &Anchor, prior_draws: f64, from: &str) -> String {
     let games: u64 = list.iter().map(|(_, r)| r.games).sum::<u64>() / 2;
     let width = list.iter().map(|(n, _)| n.len()).max().unwrap_or(4).max(6);
     let mut text = format!(
-        "Ratings of {} players from {files} summaries ({games} games): maximum likelihood, \
+        "Ratings of {} players{from} ({games} games): maximum likelihood, \
          {} anchored at {}, 95% intervals, {prior_draws} virtual draws per pairing\n",
         list.len(),
         anchor.name,
