@@ -140,7 +140,8 @@ struct Gui {
 }
 
 impl Gui {
-    fn start(tree: &Path, dir: &Path) -> Gui {
+    /// Starts the GUI with `krou record … -- krou OPTIONS…` as its engine.
+    fn start(tree: &Path, dir: &Path, options: &[&str]) -> Gui {
         let screen = Screen::start();
         let schemas = compile_schema(tree, dir);
         let home = dir.join("home");
@@ -154,6 +155,10 @@ impl Gui {
         // KROU_AUALE_ENGINE stands in for the engine behind the recorder (to show that the
         // test fails with an engine that breaks the dialogue).
         let inner = std::env::var("KROU_AUALE_ENGINE").unwrap_or_else(|_| krou().to_string());
+        let inner = std::iter::once(inner.as_str())
+            .chain(options.iter().copied())
+            .collect::<Vec<_>>()
+            .join(" ");
         let engine = format!(
             "{} record --out {}/live-%n.txt -- {inner}",
             krou(),
@@ -385,14 +390,17 @@ impl Drop for Gui {
     }
 }
 
-fn replay(transcripts: &[PathBuf]) -> Output {
-    Command::new(krou())
+/// Replays transcripts against this build started with `options`.
+fn replay(transcripts: &[PathBuf], options: &[&str]) -> Output {
+    let mut command = Command::new(krou());
+    command
         .arg("replay")
         .args(transcripts)
-        .args(["--timeout-ms", "20000"])
-        .env_remove("RUST_LOG")
-        .output()
-        .unwrap()
+        .args(["--timeout-ms", "20000"]);
+    if !options.is_empty() {
+        command.arg("--").arg(krou()).args(options);
+    }
+    command.env_remove("RUST_LOG").output().unwrap()
 }
 
 fn files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
@@ -453,7 +461,7 @@ fn the_auale_gui_plays_krou_at_every_level() {
     let tree = tree.unwrap();
     let dir = scratch();
     let started = Instant::now();
-    let mut gui = Gui::start(&tree, &dir);
+    let mut gui = Gui::start(&tree, &dir, &[]);
     assert_eq!(
         gui.engines.len(),
         4,
@@ -572,7 +580,7 @@ fn the_auale_gui_plays_krou_at_every_level() {
     // The live transcripts, and the GUI's log made into transcripts, replay green.
     let live = files(&dir, "live-");
     assert_eq!(live.len(), 2, "one live transcript per engine: {live:?}");
-    let output = replay(&live);
+    let output = replay(&live, &[]);
     assert!(
         output.status.success(),
         "{}",
@@ -592,7 +600,7 @@ fn the_auale_gui_plays_krou_at_every_level() {
     );
     let from_log = files(&dir, "from-log-");
     assert_eq!(from_log.len(), 2, "one transcript per engine: {from_log:?}");
-    let output = replay(&from_log);
+    let output = replay(&from_log, &[]);
     assert!(
         output.status.success(),
         "{}",
@@ -602,6 +610,48 @@ fn the_auale_gui_plays_krou_at_every_level() {
         "the GUI played {:.1} s: {} engine searches; {tallies:?}",
         played_for.as_secs_f64(),
         all_go.len()
+    );
+    // A person who wants an easier Krou sets a level on its command line: the GUI sends no
+    // option for it. Two engine moves at the GUI's Easy, then the close.
+    let limited = [
+        "--option",
+        "UCI_LimitStrength=true",
+        "--option",
+        "UCI_Elo=1200",
+    ];
+    let level_dir = dir.join("level");
+    std::fs::create_dir_all(&level_dir).unwrap();
+    let mut gui = Gui::start(&tree, &level_dir, &limited);
+    for engine in [1, 2] {
+        let shown = gui.log.lines().iter().any(|line| {
+            engine_line(line).is_some_and(|l| {
+                l.engine == engine
+                    && l.text
+                        .starts_with("option name UCI_Elo type spin default 1200")
+            })
+        });
+        assert!(shown, "engine {engine} starts at UCI_Elo 1200");
+    }
+    gui.play_until_engine_asked(0);
+    gui.play_until_engine_asked(0);
+    let right = gui.window.width;
+    gui.screen.click(&gui.window, right - 34, 26);
+    assert!(
+        gui.log.wait_closed(EVENT_WAIT),
+        "the GUI's output ends once it exits"
+    );
+    let _ = gui.process.wait();
+    let lines = gui.log.lines();
+    let tallies = dialogue::check(&lines).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        tallies.values().map(|t| t.bestmoves).sum::<usize>() >= 2,
+        "{tallies:?}"
+    );
+    let output = replay(&files(&level_dir, "live-"), &limited);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
     );
     if std::env::var_os("KROU_AUALE_KEEP").is_some() {
         eprintln!("kept: {}", dir.display());
