@@ -44,6 +44,9 @@ pub struct Options {
     pub multi_pv: usize,
     /// `ProvenScore`: how `info` lines show a proven result.
     pub proven_score: ProvenScore,
+    /// `EndgameBuild`: whether the default endgame tables (0 to 20 seeds) are built in the
+    /// background into the default data directory when it lacks them (else only 0 to 12).
+    pub endgame_build: bool,
 }
 
 impl Default for Options {
@@ -58,6 +61,7 @@ impl Default for Options {
             grand_slam: GrandSlam::default(),
             multi_pv: 1,
             proven_score: ProvenScore::default(),
+            endgame_build: true,
         }
     }
 }
@@ -85,6 +89,8 @@ pub enum Change {
     MultiPv(usize),
     /// `ProvenScore`.
     ProvenScore(ProvenScore),
+    /// `EndgameBuild`.
+    EndgameBuild(bool),
     /// An option other engines or their GUIs define that asks nothing of Krou's play (one of
     /// [`IGNORED`], by its canonical name): accepted, changes nothing.
     Ignored(&'static str),
@@ -134,7 +140,7 @@ pub const IGNORED: [&str; 6] = [
 ];
 
 /// The names, as `uci` lists them.
-pub const NAMES: [&str; 11] = [
+pub const NAMES: [&str; 12] = [
     "Hash",
     "Threads",
     "MoveOverhead",
@@ -144,6 +150,7 @@ pub const NAMES: [&str; 11] = [
     "BookSeed",
     "GrandSlam",
     "EndgameDatabase",
+    "EndgameBuild",
     "MultiPV",
     "ProvenScore",
 ];
@@ -184,6 +191,10 @@ impl Options {
                 rules.join(" ")
             ),
             format!("name EndgameDatabase type string default {NO_DIRECTORY}"),
+            format!(
+                "name EndgameBuild type check default {}",
+                defaults.endgame_build
+            ),
             format!(
                 "name MultiPV type spin default {} min 1 max {MAX_MULTI_PV}",
                 defaults.multi_pv
@@ -229,6 +240,7 @@ impl Options {
             )?)),
             "Ponder" => Change::Ponder(check(canonical, value)?),
             "OwnBook" => Change::OwnBook(check(canonical, value)?),
+            "EndgameBuild" => Change::EndgameBuild(check(canonical, value)?),
             "BookVariety" => Change::BookVariety(spin(canonical, value, 0, MAX_BOOK_VARIETY)?),
             "BookSeed" => Change::BookSeed(spin(canonical, value, 0, MAX_BOOK_SEED)?),
             "MultiPV" => Change::MultiPv(spin(canonical, value, 1, MAX_MULTI_PV as u64)? as usize),
@@ -260,6 +272,7 @@ impl Options {
             Change::GrandSlam(rule) => self.grand_slam = rule,
             Change::MultiPv(lines) => self.multi_pv = lines,
             Change::ProvenScore(form) => self.proven_score = form,
+            Change::EndgameBuild(on) => self.endgame_build = on,
             Change::Ignored(_) => {}
         }
     }
