@@ -24,7 +24,8 @@
 //! The handler does only async-signal-safe work: atomic loads and stores, `mmap`, `mremap`,
 //! `munmap` and `sigaction`.
 //!
-//! Also here: lowering the priority of a background builder thread (a system call).
+//! Also here, as calls into the C library: lowering the priority of a background builder
+//! thread, and giving the memory of a finished build back to the system.
 #![allow(unsafe_code)]
 
 use memmap2::Mmap;
@@ -177,6 +178,16 @@ pub fn lower_thread_priority() -> bool {
     }
     #[cfg(not(target_os = "linux"))]
     false
+}
+
+/// Gives the memory freed by a finished build back to the system (the allocator keeps freed
+/// blocks for reuse otherwise: about 180 MB after building the 20-seed layer).
+pub fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory of glibc's allocator to the system.
+    unsafe {
+        nix::libc::malloc_trim(0);
+    }
 }
 
 /// The SIGBUS guard: a fixed table of registered mappings and the handler that reads it.
