@@ -239,7 +239,7 @@ fn a_directory_that_cannot_take_files_gives_one_warning_and_the_engine_plays() {
     let searched = engine.until("bestmove", MINUTE);
     assert!(searched.last().is_some_and(|l| l != "bestmove 0000"));
     // Until the 12-seed layer is there, then once more.
-    engine.send("position fen 0-0-0-1-1-1-2-2-2-2-0-0-20-17-S");
+    engine.send("position fen 0-0-0-1-1-1-2-2-2-2-1-0-19-17-S");
     engine.wait_for_proven();
     engine.table_line();
     let warnings: Vec<&String> = engine
@@ -274,4 +274,37 @@ fn the_build_beyond_the_built_in_tables_can_be_turned_off() {
         assert_eq!(locks, 0, "{variable}: nothing building");
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+#[test]
+fn table_files_truncated_during_a_search_do_not_crash_the_engine() {
+    let dir = scratch("truncated");
+    let mut engine = start(&dir, "12");
+    engine.send("position fen 0-0-0-1-1-1-2-2-2-2-1-0-19-17-S");
+    engine.wait_for_proven();
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    // Every file cut to its header while the search probes them.
+    for seeds in 0..=12 {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(layer(&dir, seeds));
+        file.and_then(|f| f.set_len(32)).expect("truncated");
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("stop");
+    let searched = engine.until("bestmove", MINUTE);
+    assert!(searched.last().is_some_and(|l| l != "bestmove 0000"));
+    // The next search goes without the changed files.
+    engine.send("go depth 6");
+    let again = engine.until("bestmove", MINUTE);
+    assert!(again.last().is_some_and(|l| l.starts_with("bestmove ")));
+    assert_eq!(
+        engine.table_line().as_deref(),
+        Some("endgame table not ready")
+    );
+    engine.send("quit");
+    let status = engine.child.wait().expect("the engine exits");
+    assert!(status.success(), "{status:?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

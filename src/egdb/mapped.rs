@@ -160,24 +160,30 @@ impl Drop for MappedFile {
     }
 }
 
-/// Lowers the calling thread's priority as far as it goes: the idle scheduling class on
-/// Linux (it runs only when a core has nothing else to do), else nice 19. Threads it starts
-/// afterwards inherit it. Returns whether it took effect.
-pub fn lower_thread_priority() -> bool {
+/// Lowers the calling thread's priority: to nice 19, or with `idle` as far as it goes, the
+/// idle scheduling class on Linux (it runs only when a core has nothing else to do; nice 19
+/// where that is refused). Threads it starts afterwards inherit it. Returns whether it took
+/// effect.
+pub fn lower_thread_priority(idle: bool) -> bool {
     #[cfg(target_os = "linux")]
     {
-        let param = nix::libc::sched_param { sched_priority: 0 };
-        // SAFETY: plain system calls on the calling thread (tid 0) with a valid parameter.
-        let idle = unsafe { nix::libc::sched_setscheduler(0, nix::libc::SCHED_IDLE, &param) };
-        if idle == 0 {
-            return true;
+        if idle {
+            let param = nix::libc::sched_param { sched_priority: 0 };
+            // SAFETY: a plain system call on the calling thread (tid 0), valid parameter.
+            let set = unsafe { nix::libc::sched_setscheduler(0, nix::libc::SCHED_IDLE, &param) };
+            if set == 0 {
+                return true;
+            }
         }
         // SAFETY: as above; PRIO_PROCESS with tid 0 is the calling thread on Linux.
         let nice = unsafe { nix::libc::setpriority(nix::libc::PRIO_PROCESS, 0, 19) };
         nice == 0
     }
     #[cfg(not(target_os = "linux"))]
-    false
+    {
+        let _ = idle;
+        false
+    }
 }
 
 /// Gives the memory freed by a finished build back to the system (the allocator keeps freed

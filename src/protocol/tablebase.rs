@@ -19,13 +19,13 @@ use std::time::Duration;
 
 /// Seed counts the built-in tables cover (0 to 12 seeds take a few seconds on one thread; each
 /// layer is handed over as soon as it is built, so small endings are covered at once). They
-/// are built in memory if the default directory cannot take them.
+/// are built at nice 19, in memory if the default directory cannot take them.
 pub const BUILT_IN_SEEDS: u8 = 12;
 
 /// The default set the engine builds by itself into the default data directory: the tables
-/// the README's strength figures are measured with. Every layer is built at the lowest
-/// priority (the idle class on Linux); those above [`BUILT_IN_SEEDS`] on every core, and only
-/// into the directory (never held in memory alone).
+/// the README's strength figures are measured with. The layers above [`BUILT_IN_SEEDS`] are
+/// built at the lowest priority (the idle class on Linux), on every core, only into the
+/// directory (never held in memory alone).
 pub const DEFAULT_SEEDS: u8 = 20;
 
 /// The environment variable that changes the default set: `off` (or `0`, `no`, `false`)
@@ -222,8 +222,8 @@ fn publish(shared: &Shared, request: u64, tables: Tables) -> bool {
 /// ([`default_dir`](crate::egdb::default_dir)) holds for `rule` (tables built by `krou egdb build`,
 /// or by an earlier start), then the missing layers up to `target` seeds, one at a time, each
 /// handed over once it is there: taken from the directory when another engine wrote it, else
-/// built and written there ([`crate::egdb::grow`]), at the lowest priority: the layers up to
-/// [`BUILT_IN_SEEDS`] on one thread, the others on every core.
+/// built and written there ([`crate::egdb::grow`]): the layers up to [`BUILT_IN_SEEDS`] on one
+/// thread at nice 19, the others in the idle scheduling class on every core.
 /// A directory that cannot take a file gives one warning: the engine goes on with what it has,
 /// building only the built-in layers, in memory.
 fn build(shared: &Shared, request: u64, rule: GrandSlam, target: u8, output: &Output) {
@@ -246,23 +246,28 @@ fn build(shared: &Shared, request: u64, rule: GrandSlam, target: u8, output: &Ou
         }
     };
     let superseded = || shared.lock().request != request;
-    let mut lowered = false;
+    // 0: normal priority, 1: nice 19, 2: the idle class.
+    let mut lowered = 0u8;
     while tables.max_seeds().is_none_or(|n| n < target) {
         let seeds = tables.max_seeds().map_or(0, |n| n + 1);
         let background = seeds > BUILT_IN_SEEDS;
         if background && !saving {
             break;
         }
-        if !lowered {
-            // Every layer, the built-in ones too: a search on the clock never waits for a core
-            // the build holds (measured: a first game at st=0.1 lost on time more often with
-            // the built-in layers at the normal priority).
-            lowered = true;
-            let idle = crate::egdb::mapped::lower_thread_priority();
+        // The built-in layers at nice 19 (they still come within seconds on a busy machine;
+        // measured: a first game at st=0.1 lost on time more often with them at the normal
+        // priority), the others in the idle class, so a search never waits for their core.
+        if lowered < 1 + u8::from(background) {
+            lowered = 1 + u8::from(background);
+            let set = crate::egdb::mapped::lower_thread_priority(background);
             log::info!(
-                "endgame tables: building {seeds}-{target} seeds in {} in the background{}",
+                "endgame tables: building {seeds}-{target} seeds in {}{}",
                 dir.display(),
-                if idle { " (idle priority)" } else { "" }
+                match (set, background) {
+                    (false, _) => "",
+                    (true, false) => " (nice 19)",
+                    (true, true) => " in the background (idle priority)",
+                }
             );
         }
         set_building(shared, request, Some((seeds, dir.clone())));
@@ -456,7 +461,7 @@ mod tests {
         Game::new(position, GrandSlam::NoCapture)
     }
 
-    /// Waits (at most 20 s) until the source's tables cover `seeds` seeds.
+    /// Waits (at most a minute) until the source's tables cover `seeds` seeds.
     fn wait_for(source: &TableSource, seeds: u8) -> Arc<Tables> {
         let started = Instant::now();
         loop {
@@ -464,7 +469,7 @@ mod tests {
                 return t;
             }
             assert!(
-                started.elapsed() < Duration::from_secs(20),
+                started.elapsed() < Duration::from_secs(60),
                 "tables not ready"
             );
             std::thread::sleep(Duration::from_millis(5));
