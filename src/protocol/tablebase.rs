@@ -254,9 +254,9 @@ fn build(shared: &Shared, request: u64, rule: GrandSlam, target: u8, output: &Ou
         if background && !saving {
             break;
         }
-        // The built-in layers at nice 19 (they still come within seconds on a busy machine;
-        // measured: a first game at st=0.1 lost on time more often with them at the normal
-        // priority), the others in the idle class, so a search never waits for their core.
+        // The built-in layers at nice 19 (a share of a busy machine still; measured: a first
+        // game at st=0.1 lost on time more often with them at the normal priority), the
+        // others in the idle class, so a search never waits for their core.
         if lowered < 1 + u8::from(background) {
             lowered = 1 + u8::from(background);
             let set = crate::egdb::mapped::lower_thread_priority(background);
