@@ -138,3 +138,112 @@ fn a_book_seed_makes_a_session_repeat_its_book_moves() {
     assert_eq!(play(11), play(11));
     assert_ne!(play(11), play(12));
 }
+
+/// A one-position book whose only good move at the start is `A` (the shipped book's best is
+/// another), written to a file of the test's own.
+fn a_book_file_preferring_a(name: &str) -> std::path::PathBuf {
+    use krou::book::file::{Entry, key};
+    let dir = std::env::temp_dir().join(format!("krou-book-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let start = Position::start();
+    let entry = Entry {
+        key: key(&start),
+        scores: [300, -500, -500, -500, -500, -500],
+    };
+    let path = dir.join("my.book");
+    std::fs::write(&path, Book::new(vec![entry]).to_bytes()).expect("written");
+    path
+}
+
+#[test]
+fn book_file_plays_from_the_named_book_and_a_bad_one_keeps_the_old() {
+    assert_ne!(shipped().moves(&Position::start())[0].0.to_string(), "A");
+    let path = a_book_file_preferring_a("play");
+    let mut s = InlineSession::new();
+    s.send("setoption name OwnBook value true");
+    s.send("setoption name BookVariety value 0");
+    s.send(&format!("setoption name BookFile value {}", path.display()));
+    let lines = s.send("go movetime 1000");
+    assert!(book_line(&lines).is_some(), "{lines:?}");
+    assert_eq!(bestmove(&lines), "A", "{lines:?}");
+    // A file that is not a book is refused, saying so, and the book in use stays.
+    let bad = path.with_file_name("not.book");
+    std::fs::write(&bad, "hello").expect("written");
+    let lines = s.send(&format!("setoption name BookFile value {}", bad.display()));
+    assert!(
+        lines.iter().any(
+            |l| l.starts_with("info string error: cannot use the book file")
+                && l.contains("not a Krou book file")
+        ),
+        "{lines:?}"
+    );
+    let lines = s.send(&format!(
+        "setoption name BookFile value {}",
+        path.with_file_name("missing.book").display()
+    ));
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error:")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        bestmove(&s.send("go movetime 1000")),
+        "A",
+        "the old book stays"
+    );
+    // <empty> goes back to the book built into Krou.
+    s.send("setoption name BookFile value <empty>");
+    let best = shipped().moves(&Position::start())[0].0;
+    assert_eq!(bestmove(&s.send("go movetime 1000")), best.to_string());
+}
+
+#[test]
+fn a_book_built_by_krou_book_build_is_played_through_book_file() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let krou = env!("CARGO_BIN_EXE_krou");
+    let dir = std::env::temp_dir().join(format!("krou-book-{}-built", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let book = dir.join("my.book");
+    let built = Command::new(krou)
+        .args([
+            "book",
+            "build",
+            "--positions",
+            "3",
+            "--nodes",
+            "2000",
+            "--table-seeds",
+            "0",
+        ])
+        .arg("--out")
+        .arg(&book)
+        .output()
+        .expect("krou book build runs");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let mut engine = Command::new(krou)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("krou starts");
+    let mut input = engine.stdin.take().expect("stdin");
+    writeln!(
+        input,
+        "setoption name BookFile value {}\nsetoption name OwnBook value true\n\
+         go movetime 5000\nquit",
+        book.display()
+    )
+    .expect("sent");
+    drop(input);
+    let output = engine.wait_with_output().expect("krou ends");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("info string book: "),
+        "played from the built book: {text}"
+    );
+    assert!(!text.contains("error"), "{text}");
+}

@@ -3,10 +3,14 @@
 //! - ```` ```console ```` blocks in `README.md` and `docs/*.md` are run by `trycmd` (`$ ` lines
 //!   are commands, the lines after them the expected output, stdout and stderr together; `...`
 //!   on a line of its own matches any lines, `[..]` any text within a line).
-//! - ```` ```sh ```` blocks are too slow or need other programs: every `krou …` command in them
-//!   is checked against `krou <subcommand> --help` (each subcommand and `--flag` it uses must be
-//!   there), every `scripts/…` file they name must exist and pass `bash -n` (and be executable
-//!   where it is the command), and every `cargo … --example`/`--test` target must exist.
+//! - ```` ```sh ```` blocks run as written, each as one `bash -euo pipefail` script in a fresh
+//!   directory with `krou` on `PATH`, and must succeed. A block that cannot run here (a GUI, a
+//!   cluster, an hour of play) says so in its info string, ```` ```sh not run: WHY; TEST ````,
+//!   where TEST is the file or folder (in `tests/`, or `.ci/run`) that runs what it shows.
+//! - Every command of a ```` ```sh ```` block, run or not, is checked: every `krou …` command
+//!   against `krou <subcommand> --help` (each subcommand and `--flag` it uses must be there),
+//!   every `scripts/…` file it names must exist and pass `bash -n` (and be executable where it
+//!   is the command), and every `cargo … --example`/`--test` target must exist.
 //! - Every relative link in the Markdown files must name a file that exists, and a `#anchor`
 //!   a heading of that file (GitHub's slugs).
 //!
@@ -95,7 +99,7 @@ fn block_lines(text: &str, language: &str) -> Vec<(usize, String)> {
     for (index, line) in text.lines().enumerate() {
         let fence = line.trim_start().strip_prefix("```");
         match (inside, fence) {
-            (false, Some(info)) => inside = info.trim() == language,
+            (false, Some(info)) => inside = info.split_whitespace().next() == Some(language),
             (true, Some(_)) => inside = false,
             (true, None) => {
                 let (start, mut joined) = pending.take().unwrap_or((index + 1, String::new()));
@@ -299,9 +303,11 @@ fn check_cargo_command(args: &[String]) -> Vec<String> {
             "--test" => "tests",
             _ => continue,
         };
+        // Cargo takes a target from `NAME.rs` or from `NAME/main.rs`.
         let file = format!("{dir}/{}.rs", pair[1]);
-        if !root().join(&file).exists() {
-            problems.push(format!("{file} does not exist"));
+        let folder = format!("{dir}/{}/main.rs", pair[1]);
+        if !root().join(&file).exists() && !root().join(&folder).exists() {
+            problems.push(format!("neither {file} nor {folder} exists"));
         }
     }
     problems
@@ -347,6 +353,196 @@ fn shell_blocks_use_only_commands_and_flags_that_exist() {
         "documented commands that no longer work:\n{}",
         problems.join("\n")
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shell blocks, run
+
+/// A ```` ```sh ```` block: where it starts, its info string after `sh`, and its text.
+struct ShellBlock {
+    line: usize,
+    info: String,
+    text: String,
+}
+
+fn shell_blocks(text: &str) -> Vec<ShellBlock> {
+    let mut blocks = Vec::new();
+    let mut open: Option<ShellBlock> = None;
+    for (index, line) in text.lines().enumerate() {
+        let fence = line.trim_start().strip_prefix("```");
+        match (open.take(), fence) {
+            (None, Some(info)) => {
+                let mut words = info.split_whitespace();
+                if words.next() == Some("sh") {
+                    open = Some(ShellBlock {
+                        line: index + 1,
+                        info: words.collect::<Vec<_>>().join(" "),
+                        text: String::new(),
+                    });
+                }
+            }
+            (Some(block), Some(_)) => blocks.push(block),
+            (Some(mut block), None) => {
+                block.text.push_str(line);
+                block.text.push('\n');
+                open = Some(block);
+            }
+            (None, None) => {}
+        }
+    }
+    blocks
+}
+
+/// The test a block that is not run names (`not run: WHY; TEST`), or what is wrong with its
+/// info string. `None`: the block runs.
+fn not_run(info: &str) -> Option<Result<String, String>> {
+    if info.is_empty() {
+        return None;
+    }
+    let Some(rest) = info.strip_prefix("not run:") else {
+        return Some(Err(format!(
+            "info string '{info}': expected 'not run: WHY; TEST'"
+        )));
+    };
+    let Some((why, test)) = rest.rsplit_once(';') else {
+        return Some(Err(format!("'{info}' names no test after ';'")));
+    };
+    let test = test.trim();
+    let named = root().join(test);
+    let in_place = test.starts_with("tests/") || test == ".ci/run";
+    Some(if why.trim().is_empty() {
+        Err(format!("'{info}' says not why"))
+    } else if !in_place || !named.exists() {
+        Err(format!(
+            "'{info}': {test} is not a test in tests/ or .ci/run"
+        ))
+    } else {
+        Ok(test.to_string())
+    })
+}
+
+/// How long one block may run.
+const BLOCK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Runs a block as written in a fresh directory that holds the checkout's `tests/`, `scripts/`
+/// and `docs/`, with the built `krou` first on `PATH`; gives what went wrong, if anything.
+fn run_block(page: &Path, block: &ShellBlock, index: usize) -> Option<String> {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("docs-sh")
+        .join(format!("{}-{index}", page.file_stem()?.to_string_lossy()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("home")).expect("a scratch directory");
+    for shared in ["tests", "scripts", "docs"] {
+        std::os::unix::fs::symlink(root().join(shared), dir.join(shared)).expect("a symlink");
+    }
+    let bin_dir = krou().parent().expect("the binary's directory");
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let script = dir.join("block.sh");
+    std::fs::write(&script, &block.text).expect("the script is written");
+    let mut child = Command::new("bash");
+    // A group of its own, so that a block past its time is stopped with all it started.
+    std::os::unix::process::CommandExt::process_group(&mut child, 0);
+    let mut child = child
+        .args(["-euo", "pipefail"])
+        .arg(&script)
+        .current_dir(&dir)
+        .env("PATH", path)
+        .env("HOME", dir.join("home"))
+        .env("KROU_EGDB_DIR", dir.join("egdb"))
+        .env("RUST_LOG", "warn")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(dir.join("out.txt")).expect("out.txt"))
+        .stderr(std::fs::File::create(dir.join("err.txt")).expect("err.txt"))
+        .spawn()
+        .expect("bash runs");
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the block's status") {
+            break Some(status);
+        }
+        if started.elapsed() > BLOCK_TIMEOUT {
+            let group = format!("-{}", child.id());
+            let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+            let _ = child.wait();
+            break None;
+        }
+        // Bounded polling of a child process: there is no event to wait for with a deadline.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let err = std::fs::read_to_string(dir.join("err.txt")).unwrap_or_default();
+    let tail: Vec<&str> = err.lines().rev().take(5).collect();
+    let tail: Vec<&str> = tail.into_iter().rev().collect();
+    match status {
+        Some(status) if status.success() => None,
+        Some(status) => Some(format!(
+            "{}:{}: the block failed ({status}; in {}): {}",
+            page.display(),
+            block.line,
+            dir.display(),
+            tail.join(" | ")
+        )),
+        None => Some(format!(
+            "{}:{}: the block ran past {} s",
+            page.display(),
+            block.line,
+            BLOCK_TIMEOUT.as_secs()
+        )),
+    }
+}
+
+#[test]
+fn shell_blocks_run_as_written_or_name_the_test_that_runs_them() {
+    let mut problems = Vec::new();
+    let mut ran = 0;
+    for page in command_pages() {
+        for (index, block) in shell_blocks(&read(&page)).iter().enumerate() {
+            match not_run(&block.info) {
+                Some(Ok(_)) => {}
+                Some(Err(e)) => problems.push(format!("{}:{}: {e}", page.display(), block.line)),
+                // cargo in a block that runs would build and test again inside the tests.
+                None if block
+                    .text
+                    .lines()
+                    .any(|l| l.trim_start().starts_with("cargo ")) =>
+                {
+                    problems.push(format!(
+                        "{}:{}: a block that runs cargo must be marked 'not run: …'",
+                        page.display(),
+                        block.line
+                    ));
+                }
+                None => {
+                    ran += 1;
+                    problems.extend(run_block(&page, block, index));
+                }
+            }
+        }
+    }
+    assert!(ran >= 3, "only {ran} shell blocks ran");
+    assert!(
+        problems.is_empty(),
+        "shell blocks that do not run as written:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn a_block_that_is_not_run_names_a_test_that_exists() {
+    assert!(not_run("").is_none());
+    assert_eq!(
+        not_run("not run: a GUI; tests/auale_gui"),
+        Some(Ok("tests/auale_gui".to_string()))
+    );
+    assert!(matches!(
+        not_run("not run: slow; tests/nothing.rs"),
+        Some(Err(_))
+    ));
+    assert!(matches!(not_run("not run: ; tests/docs.rs"), Some(Err(_))));
+    assert!(matches!(not_run("bash"), Some(Err(_))));
 }
 
 #[test]

@@ -261,52 +261,93 @@ fn a_match_through_the_proxy_and_its_logs_replay_green() {
     }
 }
 
-/// The Aualé GUI's `--debug` output of a session with the real engine at level 2, as its logger
-/// writes it (`DEBUG:uci:> ` sent, `DEBUG:uci:< ` received, other loggers between).
-fn auale_debug_log() -> String {
-    let mut engine = Command::new(krou())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut input = engine.stdin.take().unwrap();
-    let mut output = BufReader::new(engine.stdout.take().unwrap());
-    let mut log = String::from("INFO:root:Aualé starting\n");
-    let mut exchange = |sent: &[&str], until: &str| {
-        for line in sent {
-            writeln!(input, "{line}").unwrap();
-            log.push_str(&format!("DEBUG:uci:> {line}\n"));
+/// One engine of the Aualé GUI's, for a made-up `--debug` log in the GUI's real format.
+struct GuiEngine {
+    number: u32,
+    name: String,
+    child: std::process::Child,
+    input: ChildStdin,
+    output: BufReader<std::process::ChildStdout>,
+}
+
+impl GuiEngine {
+    fn start(number: u32) -> GuiEngine {
+        let mut child = Command::new(krou())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        GuiEngine {
+            number,
+            name: "Unknown engine".to_string(),
+            input: child.stdin.take().unwrap(),
+            output: BufReader::new(child.stdout.take().unwrap()),
+            child,
         }
-        input.flush().unwrap();
+    }
+
+    /// `<Engine(N, NAME)> ` as the GUI writes it: the name is the engine's once it said it.
+    fn prefix(&self) -> String {
+        format!("DEBUG:uci:<Engine({}, {})> ", self.number, self.name)
+    }
+
+    /// Sends lines and logs what comes back up to a line starting with `until` (or, with an
+    /// empty `until`, up to the end of the output, logged as the GUI does: an empty line).
+    fn exchange(&mut self, log: &mut String, sent: &[&str], until: &str) {
+        for line in sent {
+            writeln!(self.input, "{line}").unwrap();
+            log.push_str(&format!("{}> {line}\n", self.prefix()));
+        }
+        self.input.flush().unwrap();
         loop {
             let mut line = String::new();
-            if output.read_line(&mut line).unwrap() == 0 || until.is_empty() {
-                break;
+            let ended = self.output.read_line(&mut line).unwrap() == 0;
+            let line = line.trim_end().to_string();
+            log.push_str(&format!("{}< {line}\n", self.prefix()));
+            if let Some(name) = line.strip_prefix("id name ") {
+                self.name = name.to_string();
             }
-            log.push_str(&format!("DEBUG:uci:< {}\n", line.trim_end()));
-            if line.starts_with(until) {
+            if ended || (!until.is_empty() && line.starts_with(until)) {
                 break;
             }
         }
-    };
-    exchange(&["uci"], "uciok");
-    exchange(
-        &["setoption name OwnBook value true", "ucinewgame", "isready"],
-        "readyok",
-    );
-    exchange(
+    }
+}
+
+/// The Aualé GUI's `--debug` output of a session with two real engines, in the format the GUI
+/// test (`tests/auale_gui/`) saw the unmodified GUI write: `DEBUG:uci:<Engine(N, NAME)> > …`
+/// sent, `… < …` received, the two engines interleaved, other loggers between, and each
+/// engine's end of output an empty received line.
+fn auale_debug_log() -> String {
+    let mut log = String::from("DEBUG:uci:Engine command: krou\n");
+    let mut north = GuiEngine::start(1);
+    let mut south = GuiEngine::start(2);
+    north.exchange(&mut log, &["uci"], "uciok");
+    south.exchange(&mut log, &["uci"], "uciok");
+    for engine in [&mut north, &mut south] {
+        let line = "setoption name OwnBook value true";
+        writeln!(engine.input, "{line}").unwrap();
+        log.push_str(&format!("{}> {line}\n", engine.prefix()));
+    }
+    log.push_str("DEBUG:game-loop:Received a move request\n");
+    north.exchange(&mut log, &["ucinewgame", "isready"], "readyok");
+    north.exchange(
+        &mut log,
         &["position startpos moves FbAf", "go depth 6 movetime 1200"],
         "bestmove",
     );
-    exchange(&["quit"], "");
+    log.push_str("DEBUG:game-loop:Move received from engine\n");
     log.push_str("WARNING:uci:Unknown UCI response\n");
-    let _ = engine.wait();
+    north.exchange(&mut log, &["quit"], "");
+    south.exchange(&mut log, &["quit"], "");
+    let _ = north.child.wait();
+    let _ = south.child.wait();
     log
 }
 
 #[test]
-fn an_auale_debug_log_becomes_a_transcript_that_replays() {
+fn an_auale_debug_log_becomes_one_transcript_per_engine_that_replays() {
     let dir = scratch("auale");
     let log = dir.join("auale-debug.txt");
     std::fs::write(&log, auale_debug_log()).unwrap();
@@ -315,20 +356,43 @@ fn an_auale_debug_log_becomes_a_transcript_that_replays() {
         .arg(&log)
         .output()
         .unwrap();
-    assert!(output.status.success());
-    let text = stdout(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "two engines need %n in --out"
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("%n"));
+    let output = Command::new(krou())
+        .args(["record", "--from-log"])
+        .arg(&log)
+        .arg("--out")
+        .arg(dir.join("engine-%n.txt"))
+        .output()
+        .unwrap();
     assert!(
-        text.contains("> go depth 6 movetime 1200\n<? info **\n< bestmove **\n"),
-        "{text}"
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let north = std::fs::read_to_string(dir.join("engine-1.txt")).unwrap();
+    assert!(
+        north.contains("> go depth 6 movetime 1200\n<? info **\n< bestmove **\n"),
+        "{north}"
     );
     assert!(
-        !text.contains("Unknown UCI"),
-        "only the engine dialogue is kept: {text}"
+        north.ends_with("> quit\n"),
+        "the end of output is no line: {north}"
     );
-    let transcript = dir.join("auale.txt");
-    std::fs::write(&transcript, &text).unwrap();
-    let output = replay(&transcript, &[]);
-    assert!(output.status.success(), "{}", stdout(&output));
+    assert!(
+        !north.contains("Unknown UCI"),
+        "only the engine dialogue is kept: {north}"
+    );
+    let south = std::fs::read_to_string(dir.join("engine-2.txt")).unwrap();
+    assert!(!south.contains("> go"), "engine 2 was never asked: {south}");
+    for transcript in ["engine-1.txt", "engine-2.txt"] {
+        let output = replay(&dir.join(transcript), &[]);
+        assert!(output.status.success(), "{transcript}: {}", stdout(&output));
+    }
 }
 
 #[test]

@@ -434,9 +434,15 @@ fn slurm_shards_survive_scancel_and_a_re_run_merges_into_one_process() {
         assert!(ran, "sbatch {extra:?}: {said}");
         said.trim().to_string()
     };
-    // The README's recipe.
+    // The recipe of docs/clusters.md: Slurm's output files in match-out, not the directory.
+    std::fs::create_dir_all(dir.join("work/match-out")).expect("match-out");
     let started = Instant::now();
-    let mut first: Vec<&str> = vec!["--parsable", "--array=1-4", &script];
+    let mut first: Vec<&str> = vec![
+        "--parsable",
+        "--array=1-4",
+        "--output=match-out/slurm-%A_%a.out",
+        &script,
+    ];
     first.extend(args.iter().map(String::as_str));
     let jid = sbatch(&first);
     let after = format!("--dependency=afterany:{jid}");
@@ -445,6 +451,7 @@ fn slurm_shards_survive_scancel_and_a_re_run_merges_into_one_process() {
         &after,
         "--cpus-per-task=1",
         "--time=10:00",
+        "--output=match-out/slurm-merge-%j.out",
         &script,
         "merge",
     ]);
@@ -513,6 +520,18 @@ fn slurm_shards_survive_scancel_and_a_re_run_merges_into_one_process() {
     let merged = read_json(&out.join("merged.json"));
     assert_eq!(merged["shards_merged"], serde_json::json!([1, 2, 3, 4]));
     assert_eq!(merged["ending"], "completed");
+    let games = std::fs::read_to_string(out.join("games.ogn")).unwrap_or_default();
+    assert_eq!(
+        Some(games.matches("[Round ").count() as u64),
+        merged["games_finished"].as_u64(),
+        "the merge puts every shard's games in games.ogn"
+    );
+    assert!(
+        std::fs::read_dir(out)
+            .expect("match-out")
+            .any(|e| e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with("slurm-"))),
+        "Slurm's output files go to match-out with --output"
+    );
     let (one, alone) = one_process(&dir, &args);
     assert_same_games(&one, &merged);
     println!(

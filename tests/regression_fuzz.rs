@@ -23,8 +23,12 @@ fn line() -> impl Strategy<Value = String> {
         "[1e20] > ",
         "[inf] < ",
         "[NaN] > ",
-        "DEBUG:uci:> ",
-        "DEBUG:uci:< ",
+        "DEBUG:uci:<Engine(1, Unknown engine)> > ",
+        "DEBUG:uci:<Engine(2, Krou 0.2.0)> < ",
+        "DEBUG:uci:<Engine(",
+        "DEBUG:uci:<Engine(99999999999, )> ",
+        "DEBUG:uci:Engine command: ",
+        "DEBUG:game-loop:",
         "(3 more lines, 9 bytes, not kept)",
         "",
         "[",
@@ -68,15 +72,17 @@ proptest! {
     fn logs_never_panic_and_their_dialogues_generalise(lines in prop::collection::vec(line(), 0..30)) {
         let text = lines.join("\n");
         match logs::read(&text) {
-            Ok(dialogue) => {
-                let mut generaliser = Generaliser::new(false);
-                for event in &dialogue.events {
-                    let out = generaliser.push(event);
-                    if let Event::Line { text, .. } = event {
-                        prop_assert!(!text.contains('\n'));
-                    }
-                    for line in out {
-                        prop_assert!(line.parse::<Transcript>().is_ok(), "{line}");
+            Ok(dialogues) => {
+                for dialogue in &dialogues {
+                    let mut generaliser = Generaliser::new(false);
+                    for event in &dialogue.events {
+                        let out = generaliser.push(event);
+                        if let Event::Line { text, .. } = event {
+                            prop_assert!(!text.contains('\n'));
+                        }
+                        for line in out {
+                            prop_assert!(line.parse::<Transcript>().is_ok(), "{line}");
+                        }
                     }
                 }
             }

@@ -68,15 +68,15 @@ fn moves_are_scored_and_written_to_the_table_results_and_junit() {
         .map(|l| l.split_whitespace().collect())
         .collect();
     assert!(
-        rows.contains(&vec!["easy", "2", "1", "50.0%", "0"]),
+        rows.contains(&vec!["easy", "2", "1", "50.0%", "9.5–90.5%", "0"]),
         "{printed}"
     );
     assert!(
-        rows.contains(&vec!["hard", "2", "1", "50.0%", "0"]),
+        rows.contains(&vec!["hard", "2", "1", "50.0%", "9.5–90.5%", "0"]),
         "{printed}"
     );
     assert!(
-        rows.contains(&vec!["total", "4", "2", "50.0%", "0"]),
+        rows.contains(&vec!["total", "4", "2", "50.0%", "15.0–85.0%", "0"]),
         "{printed}"
     );
     assert!(printed.contains("FAIL only B"), "{printed}");
@@ -134,9 +134,58 @@ fn an_earlier_result_file_gives_the_changes_even_when_it_is_overwritten() {
         printed.contains("1 newly solved, 1 newly failed, 1 new positions"),
         "{printed}"
     );
+    assert!(
+        printed.contains(
+            "the change is within noise (sign test on the 2 positions that changed: p = 1.000)"
+        ),
+        "{printed}"
+    );
     assert!(printed.contains("newly solved: any\n"), "{printed}");
     assert!(printed.contains("newly failed: only B\n"), "{printed}");
     assert!(text(&results).contains("only B\tA\tfailed"));
+}
+
+#[test]
+fn a_missing_earlier_result_file_makes_a_first_run() {
+    let dir = scratch("suite-first");
+    let file = suite(&dir);
+    let results = dir.join("results.txt");
+    let r = results.to_str().expect("utf-8");
+    let args = [
+        file.to_str().expect("utf-8"),
+        "--depth",
+        "1",
+        "--results",
+        r,
+        "--previous",
+        r,
+    ];
+    let first = run(&args, &["good"]);
+    let printed = stdout(&first);
+    assert!(first.status.success(), "{printed}");
+    assert!(
+        printed.contains(&format!(
+            "no earlier results at {r}: a first run, nothing to compare"
+        )),
+        "{printed}"
+    );
+    assert!(results.exists(), "the first run's results are written");
+    let second = run(&args, &["good"]);
+    let printed = stdout(&second);
+    assert!(second.status.success(), "{printed}");
+    assert!(
+        printed.contains("0 newly solved, 0 newly failed, 0 new positions"),
+        "{printed}"
+    );
+    // A --previous that exists but cannot be read is still an error.
+    let out = run(
+        &[file.to_str().expect("utf-8"), "--depth", "1", "--previous"]
+            .into_iter()
+            .chain([dir.to_str().expect("utf-8")])
+            .collect::<Vec<_>>(),
+        &["good"],
+    );
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
@@ -178,7 +227,7 @@ fn an_engine_that_dies_fails_its_position_and_is_started_again() {
         .expect("total")
         .split_whitespace()
         .collect();
-    assert_eq!(total, vec!["total", "4", "1", "25.0%", "2"]);
+    assert_eq!(total, vec!["total", "4", "1", "25.0%", "4.6–69.9%", "2"]);
     assert!(text(&junit).contains("tests=\"4\" failures=\"1\" errors=\"2\""));
 }
 
@@ -202,7 +251,8 @@ fn an_engine_that_never_answers_times_out_on_every_position() {
     assert!(
         printed
             .lines()
-            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["total", "4", "0", "0.0%", "4"]),
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["total", "4", "0", "0.0%", "0.0–49.0%", "4"]),
         "{printed}"
     );
     assert!(started.elapsed().as_secs() < 30);
@@ -263,7 +313,13 @@ fn krou_itself_is_the_default_engine() {
         .expect("krou runs");
     let printed = stdout(&out);
     assert!(out.status.success(), "{printed}");
-    assert!(printed.lines().any(|l| l.split_whitespace().collect::<Vec<_>>() == ["total", "2", "2", "100.0%", "0"]), "{printed}");
+    assert!(
+        printed
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["total", "2", "2", "100.0%", "34.2–100.0%", "0"]),
+        "{printed}"
+    );
 }
 
 #[test]

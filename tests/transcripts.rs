@@ -79,10 +79,8 @@ fn every_client_dialogue_replays_against_the_binary() {
     for client in [
         "tournament-runner-thinking",
         "tournament-runner-pondering",
-        "auale-level-1",
-        "auale-level-2",
-        "auale-level-3",
-        "auale-level-4",
+        "auale-2.2-north",
+        "auale-2.2-south",
         "cutechess-clock",
     ] {
         assert!(
@@ -140,21 +138,32 @@ fn the_tournament_runner_opening_is_sent_verbatim() {
 }
 
 #[test]
-fn each_auale_level_sends_its_go() {
-    for (level, go) in [
-        (1, "go depth 2 movetime 600"),
-        (2, "go depth 6 movetime 1200"),
-        (3, "go depth 16 movetime 2400"),
-        (4, "go movetime 3600"),
+fn the_real_auale_session_holds_every_level_and_a_ponder() {
+    // Made from the GUI's own log (tests/auale_gui/), so these are the GUI's lines.
+    let north = sent_lines("tests/clients/auale-2.2-north.txt");
+    for go in [
+        "go depth 2 movetime 600",
+        "go depth 6 movetime 1200",
+        "go depth 16 movetime 2400",
+        "go movetime 3600",
+        "go ponder",
+        "stop",
+        "setoption name OwnBook value false",
+        "setoption name OwnBook value true",
     ] {
-        let sent = sent_lines(&format!("tests/clients/auale-level-{level}.txt"));
-        assert!(sent.iter().any(|l| l == go), "level {level}: {sent:?}");
-        assert_eq!(
-            sent.iter().any(|l| l == "go ponder"),
-            level >= 3,
-            "level {level} ponders from level 3: {sent:?}"
-        );
+        assert!(north.iter().any(|l| l == go), "{go} in {north:?}");
     }
+    assert!(
+        !north.iter().any(|l| l == "ponderhit"),
+        "the GUI never sends ponderhit"
+    );
+    let south = sent_lines("tests/clients/auale-2.2-south.txt");
+    assert!(
+        south
+            .iter()
+            .all(|l| !l.starts_with("go") || l == "go depth 2 movetime 600")
+    );
+    assert_eq!(south.last().map(String::as_str), Some("quit"));
 }
 
 #[test]

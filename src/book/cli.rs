@@ -96,21 +96,16 @@ pub fn run(command: BookCommand) -> ExitCode {
             let loaded;
             let book = match book {
                 None => super::shipped(),
-                Some(path) => {
-                    let read = std::fs::read(&path)
-                        .map_err(|e| e.to_string())
-                        .and_then(|bytes| Book::from_bytes(&bytes));
-                    match read {
-                        Ok(b) => {
-                            loaded = b;
-                            &loaded
-                        }
-                        Err(e) => {
-                            eprintln!("krou book probe: {}: {e}", path.display());
-                            return ExitCode::FAILURE;
-                        }
+                Some(path) => match Book::read(&path) {
+                    Ok(b) => {
+                        loaded = b;
+                        &loaded
                     }
-                }
+                    Err(e) => {
+                        eprintln!("krou book probe: {}: {e}", path.display());
+                        return ExitCode::FAILURE;
+                    }
+                },
             };
             let moves = book.moves(&diagram);
             if moves.is_empty() {

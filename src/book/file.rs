@@ -124,7 +124,13 @@ impl Book {
         bytes
     }
 
-    /// Reads a book file, or says what is wrong with it.
+    /// Reads a book from a file, or says what is wrong with it (the file is read whole).
+    pub fn read(path: &std::path::Path) -> Result<Book, String> {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        Book::from_bytes(&bytes)
+    }
+
+    /// Reads a book file's bytes, or says what is wrong with them.
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, String> {
         if bytes.len() < MAGIC.len() + 12 || !bytes.starts_with(MAGIC) {
             return Err("not a Krou book file".to_string());

@@ -3,7 +3,7 @@
 
 use super::response::{Output, ProvenScore, Response};
 use crate::egdb::Tables;
-use crate::rules::{Game, GrandSlam, Position, perft_report};
+use crate::rules::{Game, GrandSlam, Position, Side, perft_report};
 use crate::search::{Control, Found, Limits, Searcher, Settings};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -38,6 +38,11 @@ pub struct Job {
     pub control: Arc<Control>,
     /// How the `info` lines show proven results (the `ProvenScore` option).
     pub proven_score: ProvenScore,
+    /// The side whose view the `info` lines' scores take: the side to move, except in a
+    /// ponder on the opponent's move (see `Session`'s `own_side`).
+    pub score_side: Side,
+    /// The most moves an `info` line's `pv` shows (the `PvLength` option).
+    pub pv_length: usize,
 }
 
 /// What runs searches and perft for a session.
@@ -160,10 +165,18 @@ fn run(
         limits,
         control,
         proven_score,
+        score_side,
+        pv_length,
     } = job;
+    let for_other_side = score_side != game.position().side_to_move();
     let searched = catch_unwind(AssertUnwindSafe(|| {
         searcher.search(&game, &limits, &control, &mut |info| {
-            output.send(&Response::Info(info.clone(), proven_score));
+            let mut info = info.clone();
+            info.pv.truncate(pv_length);
+            if for_other_side {
+                info.score = -info.score;
+            }
+            output.send(&Response::Info(info, proven_score));
         })
     }));
     let found = match searched {

@@ -21,6 +21,11 @@ pub const MAX_BOOK_VARIETY: u64 = 1000;
 pub const DEFAULT_BOOK_VARIETY: u64 = 25;
 /// The largest `BookSeed`.
 pub const MAX_BOOK_SEED: u64 = (1 << 31) - 1;
+/// The largest `PvLength`: longer than any line a search finds.
+pub const MAX_PV_LENGTH: usize = 128;
+/// The default `PvLength`: the Aualé GUI shows the score after the line, in one row of its
+/// window, and a longer line (Krou's reach 40 moves at the GUI's Expert level) hides it.
+pub const DEFAULT_PV_LENGTH: usize = 20;
 
 /// The value of every option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +52,8 @@ pub struct Options {
     /// `EndgameBuild`: whether the default endgame tables (0 to 20 seeds) are built in the
     /// background into the default data directory when it lacks them (else only 0 to 12).
     pub endgame_build: bool,
+    /// `PvLength`: the most moves an `info` line's `pv` shows.
+    pub pv_length: usize,
 }
 
 impl Default for Options {
@@ -62,6 +69,7 @@ impl Default for Options {
             multi_pv: 1,
             proven_score: ProvenScore::default(),
             endgame_build: true,
+            pv_length: DEFAULT_PV_LENGTH,
         }
     }
 }
@@ -91,6 +99,8 @@ pub enum Change {
     ProvenScore(ProvenScore),
     /// `EndgameBuild`.
     EndgameBuild(bool),
+    /// `PvLength`.
+    PvLength(usize),
     /// An option other engines or their GUIs define that asks nothing of Krou's play (one of
     /// [`IGNORED`], by its canonical name): accepted, changes nothing.
     Ignored(&'static str),
@@ -140,12 +150,13 @@ pub const IGNORED: [&str; 6] = [
 ];
 
 /// The names, as `uci` lists them.
-pub const NAMES: [&str; 12] = [
+pub const NAMES: [&str; 14] = [
     "Hash",
     "Threads",
     "MoveOverhead",
     "Ponder",
     "OwnBook",
+    "BookFile",
     "BookVariety",
     "BookSeed",
     "GrandSlam",
@@ -153,9 +164,11 @@ pub const NAMES: [&str; 12] = [
     "EndgameBuild",
     "MultiPV",
     "ProvenScore",
+    "PvLength",
 ];
 
-/// The `EndgameDatabase` value that means no directory (the built-in tables).
+/// The `EndgameDatabase` value that means no directory (the built-in tables), and the
+/// `BookFile` value that means no file (the book built into Krou).
 pub const NO_DIRECTORY: &str = "<empty>";
 
 impl Options {
@@ -177,6 +190,7 @@ impl Options {
             ),
             format!("name Ponder type check default {}", defaults.ponder),
             format!("name OwnBook type check default {}", defaults.own_book),
+            format!("name BookFile type string default {NO_DIRECTORY}"),
             format!(
                 "name BookVariety type spin default {} min 0 max {MAX_BOOK_VARIETY}",
                 defaults.book_variety
@@ -203,6 +217,10 @@ impl Options {
                 "name ProvenScore type combo default {} {}",
                 defaults.proven_score,
                 ProvenScore::ALL.map(|p| format!("var {p}")).join(" ")
+            ),
+            format!(
+                "name PvLength type spin default {} min 1 max {MAX_PV_LENGTH}",
+                defaults.pv_length
             ),
         ]
     }
@@ -244,6 +262,9 @@ impl Options {
             "BookVariety" => Change::BookVariety(spin(canonical, value, 0, MAX_BOOK_VARIETY)?),
             "BookSeed" => Change::BookSeed(spin(canonical, value, 0, MAX_BOOK_SEED)?),
             "MultiPV" => Change::MultiPv(spin(canonical, value, 1, MAX_MULTI_PV as u64)? as usize),
+            "PvLength" => {
+                Change::PvLength(spin(canonical, value, 1, MAX_PV_LENGTH as u64)? as usize)
+            }
             "ProvenScore" => Change::ProvenScore(value.parse().map_err(|_| {
                 format!(
                     "option {canonical} must be {}, not '{}'",
@@ -273,6 +294,7 @@ impl Options {
             Change::MultiPv(lines) => self.multi_pv = lines,
             Change::ProvenScore(form) => self.proven_score = form,
             Change::EndgameBuild(on) => self.endgame_build = on,
+            Change::PvLength(moves) => self.pv_length = moves,
             Change::Ignored(_) => {}
         }
     }

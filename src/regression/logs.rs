@@ -4,9 +4,13 @@
 //! ```text
 //! [    0.0012] > uci                   krou match: seconds since the engine started,
 //! [    0.0051] < id name Krou 0.1.0    '>' sent to the engine, '<' printed by it
-//! DEBUG:uci:> go depth 6 movetime 1200 the Aualé GUI (Python's logging): no times
-//! DEBUG:uci:< bestmove F               (its other lines are skipped)
-//! ```
+//!
+//! DEBUG:uci:<Engine(1, Unknown engine)> > uci            the Aualé GUI 2.2 (Python's
+//! DEBUG:uci:<Engine(1, Unknown engine)> < id name Krou   logging): no times; its two
+//! DEBUG:uci:<Engine(2, Krou 0.2.0)> > go depth 6 …       engines interleaved, told apart
+//! DEBUG:uci:<Engine(1, Krou 0.2.0)> <                    by N; an empty received line
+//! DEBUG:game-loop:Move received from engine              is an engine's end of output;
+//! ```                                                    other lines are skipped
 
 use super::dialogue::{Direction, Event};
 use std::fmt;
@@ -53,25 +57,30 @@ impl fmt::Display for LogKind {
 pub struct Dialogue {
     /// The kind of log.
     pub kind: LogKind,
+    /// The engine's number in a log that holds several (the Aualé GUI's `Engine(N, …)`).
+    pub engine: Option<u32>,
+    /// The engine command the log names, if it names one.
+    pub command: Option<String>,
     /// The lines in order.
     pub events: Vec<Event>,
     /// What the log left out, if anything (then the dialogue ends early).
     pub truncated: Option<String>,
 }
 
-/// The Aualé GUI's logger prefix of a line sent to the engine.
-const AUALE_SENT: &str = "DEBUG:uci:> ";
-/// The Aualé GUI's logger prefix of a line the engine printed.
-const AUALE_RECEIVED: &str = "DEBUG:uci:< ";
+/// The Aualé GUI's logger prefix of a dialogue line: `<Engine(N, NAME)> > LINE` follows.
+const AUALE_DIALOGUE: &str = "DEBUG:uci:<Engine(";
+/// The Aualé GUI's logger prefix of the line naming the engine command.
+const AUALE_COMMAND: &str = "DEBUG:uci:Engine command: ";
 /// How `krou match` marks a line it cut (see `referee::engines::process`).
 const CUT_MARK: &str = " more bytes cut)";
 
-/// Reads a log of either kind (told apart by its first protocol line).
-pub fn read(text: &str) -> Result<Dialogue, LogError> {
+/// Reads a log of either kind (told apart by its first protocol line): one dialogue for a
+/// `krou match` log, one per engine (in the order of their numbers) for the Aualé GUI's.
+pub fn read(text: &str) -> Result<Vec<Dialogue>, LogError> {
     let kind = text
         .lines()
         .find_map(|line| {
-            if line.starts_with(AUALE_SENT) || line.starts_with(AUALE_RECEIVED) {
+            if line.starts_with(AUALE_DIALOGUE) {
                 Some(LogKind::Auale)
             } else if line.starts_with('[') {
                 Some(LogKind::Match)
@@ -82,12 +91,13 @@ pub fn read(text: &str) -> Result<Dialogue, LogError> {
         .ok_or_else(|| LogError {
             line: 1,
             message: "no protocol line found: expected a krou match log ('[    0.0012] > uci') \
-                      or the Aualé GUI's --debug output ('DEBUG:uci:> uci')"
+                      or the Aualé GUI's --debug output \
+                      ('DEBUG:uci:<Engine(1, Unknown engine)> > uci')"
                 .to_string(),
         })?;
     match kind {
-        LogKind::Match => read_match_log(text),
-        LogKind::Auale => Ok(read_auale_log(text)),
+        LogKind::Match => read_match_log(text).map(|dialogue| vec![dialogue]),
+        LogKind::Auale => read_auale_log(text),
     }
 }
 
@@ -142,6 +152,8 @@ fn read_match_log(text: &str) -> Result<Dialogue, LogError> {
     }
     Ok(Dialogue {
         kind: LogKind::Match,
+        engine: None,
+        command: None,
         events,
         truncated,
     })
@@ -182,27 +194,78 @@ fn match_line(line: &str) -> Option<(Duration, Direction, &str)> {
     Some((at, direction, text))
 }
 
-fn read_auale_log(text: &str) -> Dialogue {
-    let events = text
-        .lines()
-        .filter_map(|line| {
-            let (direction, text) = if let Some(text) = line.strip_prefix(AUALE_SENT) {
-                (Direction::Sent, text)
+/// `<Engine(N, NAME)> > LINE` (after the logger's prefix) as N, the direction and the line.
+/// The name is the GUI's (`Unknown engine` until `id name` arrives), so it may hold anything:
+/// the line starts after the first `)> > ` or `)> < ` (or ends in `)> <`, the end of output).
+fn auale_line(rest: &str) -> Option<(u32, Direction, &str)> {
+    let (number, rest) = rest.split_once(", ")?;
+    let number: u32 = number.parse().ok()?;
+    let mut from = 0;
+    while let Some(at) = rest[from..].find(")> ") {
+        let after = &rest[from + at + 3..];
+        if let Some(text) = after.strip_prefix("> ") {
+            return Some((number, Direction::Sent, text));
+        }
+        if let Some(text) = after.strip_prefix("< ") {
+            return Some((number, Direction::Received, text));
+        }
+        if after == "<" || after == ">" {
+            let direction = if after == ">" {
+                Direction::Sent
             } else {
-                (Direction::Received, line.strip_prefix(AUALE_RECEIVED)?)
+                Direction::Received
             };
-            Some(Event::Line {
-                at: Duration::ZERO,
-                direction,
-                text: text.trim_end().to_string(),
-            })
-        })
-        .collect();
-    Dialogue {
-        kind: LogKind::Auale,
-        events,
-        truncated: None,
+            return Some((number, direction, ""));
+        }
+        from += at + 3;
     }
+    None
+}
+
+fn read_auale_log(text: &str) -> Result<Vec<Dialogue>, LogError> {
+    let mut command = None;
+    let mut engines: std::collections::BTreeMap<u32, Vec<Event>> = Default::default();
+    for (i, line) in text.lines().enumerate() {
+        if let Some(named) = line.strip_prefix(AUALE_COMMAND) {
+            command = Some(named.trim_end().to_string());
+            continue;
+        }
+        let Some(rest) = line.strip_prefix(AUALE_DIALOGUE) else {
+            continue;
+        };
+        let (number, direction, text) = auale_line(rest).ok_or_else(|| LogError {
+            line: i + 1,
+            message: format!(
+                "'{}' is not a dialogue line ('DEBUG:uci:<Engine(N, NAME)> > text' or '… < text')",
+                line.escape_debug()
+            ),
+        })?;
+        engines.entry(number).or_default().push(Event::Line {
+            at: Duration::ZERO,
+            direction,
+            text: text.trim_end().to_string(),
+        });
+    }
+    Ok(engines
+        .into_iter()
+        .map(|(number, mut events)| {
+            // The GUI logs the end of an engine's output as an empty received line: the end of
+            // the dialogue, not a line to expect (one followed by more is kept as it was).
+            if matches!(
+                events.last(),
+                Some(Event::Line { direction: Direction::Received, text, .. }) if text.is_empty()
+            ) {
+                events.pop();
+            }
+            Dialogue {
+                kind: LogKind::Auale,
+                engine: Some(number),
+                command: command.clone(),
+                events,
+                truncated: None,
+            }
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -212,7 +275,7 @@ mod tests {
     #[test]
     fn a_match_log_is_read_with_its_times() {
         let log = "[    0.0012] > uci\n[    0.0051] < id name Krou 0.1.0\n[    1.5000] > quit\n";
-        let dialogue = read(log).unwrap();
+        let dialogue = &read(log).unwrap()[0];
         assert_eq!(dialogue.kind, LogKind::Match);
         assert_eq!(dialogue.events.len(), 3);
         assert_eq!(
@@ -241,7 +304,7 @@ mod tests {
     fn a_cut_info_line_keeps_its_start() {
         let log =
             "[    0.0012] > go depth 9\n[    0.0100] < info depth 1 pv AbC… (300 more bytes cut)\n";
-        let dialogue = read(log).unwrap();
+        let dialogue = &read(log).unwrap()[0];
         assert_eq!(dialogue.events.len(), 2);
         assert!(dialogue.truncated.is_none());
     }
@@ -249,17 +312,99 @@ mod tests {
     #[test]
     fn a_match_log_that_dropped_lines_ends_there() {
         let log = "[    0.0012] > uci\n(12 more lines, 900 bytes, not kept: the log is limited)\n";
-        let dialogue = read(log).unwrap();
+        let dialogue = &read(log).unwrap()[0];
         assert_eq!(dialogue.events.len(), 1);
         assert!(dialogue.truncated.is_some());
     }
 
+    /// The start and end of a real `--debug` log of Aualé 2.2.0 with two engines (trimmed).
+    const AUALE_LOG: &str = "\
+DEBUG:uci:Engine command: /usr/bin/krou
+DEBUG:uci:<Engine(1, Unknown engine)> > uci
+DEBUG:uci:<Engine(1, Unknown engine)> < id name Krou 0.2.0
+DEBUG:uci:<Engine(1, Krou 0.2.0)> < uciok
+DEBUG:uci:<Engine(2, Unknown engine)> > uci
+DEBUG:uci:<Engine(2, Unknown engine)> < id name Krou 0.2.0
+DEBUG:uci:<Engine(2, Krou 0.2.0)> < uciok
+DEBUG:game-loop:Received a move request
+DEBUG:uci:<Engine(1, Krou 0.2.0)> > go depth 6 movetime 1200
+DEBUG:uci:<Engine(1, Krou 0.2.0)> < bestmove e ponder A
+WARNING:uci:Response timeout
+DEBUG:uci:<Engine(1, Krou 0.2.0)> > quit
+DEBUG:uci:<Engine(1, Krou 0.2.0)> < 
+DEBUG:uci:<Engine(2, Krou 0.2.0)> > quit
+DEBUG:uci:<Engine(2, Krou 0.2.0)> < 
+";
+
+    fn texts(dialogue: &Dialogue) -> Vec<&str> {
+        dialogue
+            .events
+            .iter()
+            .map(|event| match event {
+                Event::Line { text, .. } => text.as_str(),
+                Event::InputClosed { .. } => "(closed)",
+            })
+            .collect()
+    }
+
     #[test]
-    fn an_auale_log_keeps_only_the_engine_dialogue() {
-        let log = "INFO:root:starting\nDEBUG:uci:> uci\nDEBUG:uci:< uciok\nWARNING:uci:Response timeout\n";
-        let dialogue = read(log).unwrap();
-        assert_eq!(dialogue.kind, LogKind::Auale);
-        assert_eq!(dialogue.events.len(), 2);
+    fn an_auale_log_gives_one_dialogue_per_engine() {
+        let dialogues = read(AUALE_LOG).unwrap();
+        assert_eq!(dialogues.len(), 2);
+        assert_eq!(dialogues[0].kind, LogKind::Auale);
+        assert_eq!(dialogues[0].engine, Some(1));
+        assert_eq!(dialogues[1].engine, Some(2));
+        assert_eq!(dialogues[0].command.as_deref(), Some("/usr/bin/krou"));
+        assert_eq!(
+            texts(&dialogues[0]),
+            [
+                "uci",
+                "id name Krou 0.2.0",
+                "uciok",
+                "go depth 6 movetime 1200",
+                "bestmove e ponder A",
+                "quit"
+            ]
+        );
+        assert_eq!(
+            texts(&dialogues[1]),
+            ["uci", "id name Krou 0.2.0", "uciok", "quit"]
+        );
+    }
+
+    #[test]
+    fn an_empty_received_line_followed_by_more_is_kept() {
+        let log = "DEBUG:uci:<Engine(1, X)> > uci\nDEBUG:uci:<Engine(1, X)> <\n\
+                   DEBUG:uci:<Engine(1, X)> < uciok\n";
+        let dialogues = read(log).unwrap();
+        assert_eq!(texts(&dialogues[0]), ["uci", "", "uciok"]);
+    }
+
+    #[test]
+    fn an_engine_name_may_hold_the_separators() {
+        let log = "DEBUG:uci:<Engine(3, Odd )> name)> < x)> > go depth 1\n";
+        let dialogues = read(log).unwrap();
+        assert_eq!(dialogues[0].engine, Some(3));
+        assert_eq!(dialogues[0].events.len(), 1);
+        assert_eq!(texts(&dialogues[0]), ["x)> > go depth 1"]);
+    }
+
+    #[test]
+    fn a_broken_auale_dialogue_line_is_named() {
+        let log = "DEBUG:uci:<Engine(1, X)> > uci\nDEBUG:uci:<Engine(x, X)> > go\n";
+        assert_eq!(read(log).unwrap_err().line, 2);
+        let log = "DEBUG:uci:<Engine(1, X)> > uci\nDEBUG:uci:<Engine(1, X) > go\n";
+        assert_eq!(read(log).unwrap_err().line, 2);
+    }
+
+    #[test]
+    fn the_old_guessed_auale_format_is_not_a_log() {
+        assert_eq!(
+            read("DEBUG:uci:> uci\nDEBUG:uci:< uciok\n")
+                .unwrap_err()
+                .line,
+            1
+        );
     }
 
     #[test]

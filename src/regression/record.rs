@@ -29,16 +29,17 @@ const OUTPUT_DRAIN: Duration = Duration::from_secs(2);
 
 /// `krou record`: record a session through a proxy, or turn a log into a transcript.
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Examples:\n  auale --engine \"krou record --out $HOME/session-%n.txt -- /usr/local/bin/krou\"\n  \
+#[command(after_help = "Examples:\n  \
+                  /usr/bin/python3 src/auale --engine \"/usr/local/bin/krou record --out /tmp/session-%n.txt -- /usr/local/bin/krou\"\n  \
                   krou match --engine \"name=krou krou record --out g-%n.txt -- ./krou\" …\n  \
-                  krou record --from-log logs/round-0003-South-krou.log --out round-3.txt"
-)]
+                  krou record --from-log logs/round-0003-South-krou.log --out round-3.txt\n  \
+                  krou record --from-log auale-debug.log --out 'auale-engine-%n.txt'")]
 pub struct Args {
     /// The transcript to write (required when recording; standard output with --from-log).
     /// When recording, a `%n` in the name becomes the first number whose file does not exist
     /// yet, so that each engine a client starts writes its own: `--out 'rec/game-%n.txt'`
-    /// (`krou match` starts one per game, and one more to check it starts).
+    /// (`krou match` starts one per game, and one more to check it starts). With --from-log,
+    /// `%n` is the log's engine number: the Aualé GUI's log holds two engines' dialogues.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Keep every line as it was (info lines, times, every bestmove), instead of generalising
@@ -68,29 +69,57 @@ impl Args {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) => return fail(&format!("cannot read {}: {e}", log.display())),
         };
-        let dialogue = match logs::read(&text) {
-            Ok(dialogue) => dialogue,
+        let dialogues = match logs::read(&text) {
+            Ok(dialogues) => dialogues,
             Err(e) => return fail(&format!("{}: {e}", log.display())),
         };
-        let mut header = vec![
-            format!("From {}, {}", log.display(), dialogue.kind),
-            format!("by krou record --from-log on {}", now_timestamp()),
-        ];
+        let numbered = self.out.as_ref().is_some_and(|out| has_number(out));
+        if dialogues.len() > 1 && !numbered {
+            return fail(&format!(
+                "{} holds the dialogues of {} engines: give --out a name with %n \
+                 (the log's engine number), e.g. --out 'session-%n.txt'",
+                log.display(),
+                dialogues.len()
+            ));
+        }
+        for dialogue in &dialogues {
+            if let Err(message) = self.write_converted(log, dialogue) {
+                return fail(&message);
+            }
+        }
+        ExitCode::SUCCESS
+    }
+
+    /// Writes one dialogue of a log as a transcript: to `--out` (its `%n` the log's engine
+    /// number), or to standard output.
+    fn write_converted(
+        &self,
+        log: &std::path::Path,
+        dialogue: &logs::Dialogue,
+    ) -> Result<(), String> {
+        let mut header = vec![format!("From {}, {}", log.display(), dialogue.kind)];
+        if let Some(number) = dialogue.engine {
+            header[0].push_str(&format!(", engine {number}"));
+        }
+        if let Some(command) = &dialogue.command {
+            header.push(format!("Engine: {command}"));
+        }
+        header.push(format!("by krou record --from-log on {}", now_timestamp()));
         if let Some(note) = &dialogue.truncated {
             eprintln!("krou record: {}: {note}", log.display());
             header.push(format!("The log was cut short: {note}"));
         }
         let text = transcript(&header, &dialogue.events, self.exact);
-        let written = match &self.out {
-            Some(path) => std::fs::write(path, text)
-                .map_err(|e| format!("cannot write {}: {e}", path.display())),
+        match &self.out {
+            Some(pattern) => {
+                let number = dialogue.engine.unwrap_or(1).to_string();
+                let path = PathBuf::from(pattern.to_string_lossy().replace("%n", &number));
+                std::fs::write(&path, text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            }
             None => std::io::stdout()
                 .write_all(text.as_bytes())
                 .map_err(|e| format!("cannot write the transcript: {e}")),
-        };
-        match written {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(message) => fail(&message),
         }
     }
 
@@ -132,11 +161,16 @@ impl Args {
     }
 }
 
+/// Whether a file name has a `%n` to number.
+fn has_number(pattern: &std::path::Path) -> bool {
+    pattern.to_string_lossy().contains("%n")
+}
+
 /// Creates the transcript file, `%n` replaced by the first free number (1, 2, …): created
 /// only if new, so that two engines started at once never share a file.
 fn create_output(pattern: &std::path::Path) -> Result<(File, PathBuf), String> {
     let text = pattern.to_string_lossy();
-    if !text.contains("%n") {
+    if !has_number(pattern) {
         return File::create(pattern)
             .map(|file| (file, pattern.to_path_buf()))
             .map_err(|e| format!("cannot write {}: {e}", pattern.display()));

@@ -20,3 +20,15 @@ impl fmt::Display for Score {
         }
     }
 }
+
+impl std::ops::Neg for Score {
+    type Output = Score;
+
+    /// The same score for the other side.
+    fn neg(self) -> Score {
+        match self {
+            Score::Cp(cp) => Score::Cp(-cp),
+            Score::Mate(n) => Score::Mate(-n),
+        }
+    }
+}

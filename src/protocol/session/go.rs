@@ -76,6 +76,7 @@ impl<E: Engine> Session<E> {
             self.wait_for_table_files();
         }
         self.diagnose(|| self.describe_go(&go, &limits));
+        let score_side = self.score_side(&go);
         let control = Arc::new(Control::new(go.ponder));
         self.running = Some(Running {
             generation: self.generation,
@@ -88,10 +89,39 @@ impl<E: Engine> Session<E> {
             limits,
             control,
             proven_score: self.options.proven_score,
+            score_side,
+            pv_length: self.options.pv_length,
         };
         self.engine.set_tables(self.tables.current());
         self.engine.start(job, &self.output, &self.events);
         Ok(())
+    }
+
+    /// The side whose view a search's scores take. A search for a move makes the side to move
+    /// the engine's own; a ponder on the opponent's move (the Aualé GUI, and the tournament
+    /// runner, send the position with the opponent to move when they have no predicted move)
+    /// reports from the engine's own side, as UCI's "from the engine's point of view" reads,
+    /// so that a GUI showing the score keeps one view while the engine thinks and ponders.
+    fn score_side(&mut self, go: &Go) -> Side {
+        let to_move = self.game.position().side_to_move();
+        if !go.ponder {
+            if !go.infinite {
+                self.own_side = Some(to_move);
+            }
+            return to_move;
+        }
+        match self.own_side {
+            Some(own) if own != to_move => {
+                self.diagnose(|| {
+                    format!(
+                        "go #{}: a ponder on the opponent's move: scores are {}'s",
+                        self.generation, own
+                    )
+                });
+                own
+            }
+            _ => to_move,
+        }
     }
 
     /// With `OwnBook` on, a timed search (`movetime` or a clock, with or without `depth` or
@@ -112,7 +142,11 @@ impl<E: Engine> Session<E> {
         {
             return false;
         }
-        let book = crate::book::shipped();
+        // BookFile's book, or the one built into Krou.
+        let book = match &self.book_file {
+            Some(book) => book,
+            None => crate::book::shipped(),
+        };
         let position = *self.game.position();
         let variety = self.options.book_variety as i32;
         let candidates = book.candidates(&position, variety).len();

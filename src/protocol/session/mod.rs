@@ -7,11 +7,11 @@ mod go;
 
 use super::command::{Command, PositionCommand, Query, SetOption, Start};
 use super::engine::{Engine, Event, Job};
-use super::options::{Change, OptionError, Options};
+use super::options::{Change, NO_DIRECTORY, OptionError, Options};
 use super::parse::parse_command;
 use super::response::{Output, Response};
 use super::tablebase::{TableSource, d_line, endgame_dir};
-use crate::book::Chooser;
+use crate::book::{Book, Chooser};
 use crate::rules::{Game, GrandSlam, Position, Side, notation};
 use crate::search::Control;
 use std::path::PathBuf;
@@ -95,8 +95,13 @@ pub struct Session<E: Engine> {
     debug: bool,
     /// Chooses among book moves (`OwnBook`, `BookSeed`).
     book: Chooser,
+    /// The book of `BookFile`, if one is set (else the book built into Krou).
+    book_file: Option<Book>,
     /// A person at a terminal: a rejected line is shown once (on stdout), not logged too.
     interactive: bool,
+    /// The side of this game's last search for a move (not a ponder, not `infinite`): the
+    /// engine's own side, whose view a ponder on the opponent's move reports.
+    own_side: Option<Side>,
 }
 
 impl<E: Engine> Session<E> {
@@ -117,7 +122,9 @@ impl<E: Engine> Session<E> {
             endgame_dir: None,
             debug: false,
             book: Chooser::new(book_seed(options.book_seed)),
+            book_file: None,
             interactive: false,
+            own_side: None,
         }
     }
 
@@ -333,11 +340,18 @@ impl<E: Engine> Session<E> {
         self.idle("ucinewgame")?;
         self.engine.clear();
         self.game = Game::new(Position::start(), self.options.grand_slam);
+        self.own_side = None;
         Ok(())
     }
 
     fn set_option(&mut self, set: SetOption) -> Result<(), String> {
         let value = set.value.as_ref();
+        if set.name.value.eq_ignore_ascii_case("BookFile") {
+            let column = value.map_or(set.name.column, |v| v.column);
+            return self
+                .set_book_file(value.map(|v| v.value.as_str()))
+                .map_err(|e| format!("{e} (column {column})"));
+        }
         if set.name.value.eq_ignore_ascii_case("EndgameDatabase") {
             let column = value.map_or(set.name.column, |v| v.column);
             return self
@@ -377,6 +391,24 @@ impl<E: Engine> Session<E> {
         if change.needs_idle_search() {
             self.engine.configure(self.options.settings);
         }
+        Ok(())
+    }
+
+    /// `setoption name BookFile value <file>`: the book `OwnBook` plays from, read and checked
+    /// now (`<empty>` or nothing: the book built into Krou). A file that cannot be read, or is
+    /// not a whole Krou book, is refused and the book in use stays.
+    fn set_book_file(&mut self, value: Option<&str>) -> Result<(), String> {
+        let path = value
+            .map(str::trim)
+            .filter(|v| !v.is_empty() && *v != NO_DIRECTORY);
+        let Some(path) = path else {
+            self.book_file = None;
+            return Ok(());
+        };
+        let book = Book::read(std::path::Path::new(path))
+            .map_err(|e| format!("cannot use the book file '{}': {e}", path.escape_debug()))?;
+        self.diagnose(|| format!("book file {path}: {} positions", book.len()));
+        self.book_file = Some(book);
         Ok(())
     }
 

@@ -2,7 +2,7 @@
 //! resource. Every plot sits in a `<figure data-plot="…">` (what the browser test looks for).
 
 use super::model::{Game, Match};
-use super::plot::{Chart, DrawFailed, Style};
+use super::plot::{self, Chart, DrawFailed, Style};
 use super::series::{self, Course};
 use crate::referee::stats::elo::Estimate;
 use std::fmt::Write;
@@ -211,8 +211,8 @@ fn elo_chart(course: &Course) -> Chart {
             .map(|p| (p.games as f64, f(p)))
             .collect()
     };
-    chart.layer("95% interval", 0, Style::Dashed, at(|p| p.high));
-    chart.layer("", 0, Style::Dashed, at(|p| p.low));
+    chart.layer("95% interval", plot::GREY, Style::Dashed, at(|p| p.high));
+    chart.layer("", plot::GREY, Style::Dashed, at(|p| p.low));
     chart.layer("Elo", 0, Style::Line, at(|p| p.elo));
     chart
 }

@@ -9,14 +9,18 @@ use std::ops::Range;
 const MAX_POINTS: usize = 1000;
 
 /// Colours of the series, in order (engines, sides).
-pub const PALETTE: [RGBColor; 6] = [
+pub const PALETTE: [RGBColor; 7] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
     RGBColor(255, 127, 14),
     RGBColor(23, 190, 207),
+    RGBColor(127, 127, 127),
 ];
+
+/// The [`PALETTE`] index of grey, for what frames a line (an interval's bounds).
+pub const GREY: usize = 6;
 
 /// How a layer is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,7 +204,23 @@ impl Chart {
             let pad = if hi > lo { (hi - lo) * 0.05 } else { 1.0 };
             lo - pad..hi + pad
         };
-        (widen(x0, x1), widen(y0, y1))
+        let y = widen(y0, y1);
+        (
+            widen(x0, x1),
+            y.start..y.end + self.legend_room(y.end - y.start),
+        )
+    }
+
+    /// How far above the data the y axis goes so that the legend (upper left, about 18 pixels
+    /// a row) covers no line: a share of the plot's height for each labelled layer.
+    fn legend_room(&self, height: f64) -> f64 {
+        let rows = self.layers.iter().filter(|l| !l.label.is_empty()).count();
+        if rows == 0 {
+            return 0.0;
+        }
+        let pixels = f64::from(self.size.1.saturating_sub(60).max(60));
+        let share = ((rows as f64 * 18.0 + 14.0) / pixels).min(0.6);
+        height * share / (1.0 - share)
     }
 }
 
@@ -263,6 +283,25 @@ mod tests {
         });
         assert_eq!(count, 2, "the data line in the first colour: {svg}");
         assert!(svg.contains("games"), "the x axis's description: {svg}");
+    }
+
+    #[test]
+    fn the_legend_gets_room_above_the_data() {
+        let mut chart = Chart::new("games", "Elo", (520, 300));
+        chart.layer("Elo", 0, Style::Line, vec![(0.0, 0.0), (10.0, 100.0)]);
+        let (_, bare) = Chart::new("games", "Elo", (520, 300)).ranges();
+        let (_, one) = chart.ranges();
+        chart.layer("95% interval", GREY, Style::Dashed, vec![(0.0, 50.0)]);
+        let (_, two) = chart.ranges();
+        assert!(bare.end <= 1.0, "{bare:?}");
+        // The top of the axis above the data (105, with the usual 5% pad) is at least the
+        // legend's height: 18 pixels a row and 14 of frame, of the plot's 240.
+        let empty = |y: &Range<f64>| (y.end - 105.0) / (y.end - y.start) * 240.0;
+        assert!(empty(&one) >= 32.0 - 1e-9, "{one:?}");
+        assert!(empty(&two) >= 50.0 - 1e-9, "{two:?}");
+        let mut unlabelled = Chart::new("games", "Elo", (520, 300));
+        unlabelled.layer("", 0, Style::Line, vec![(0.0, 0.0), (10.0, 100.0)]);
+        assert!(unlabelled.ranges().1.end < 106.0, "no legend, no room");
     }
 
     #[test]

@@ -47,7 +47,9 @@ pub struct RunArgs {
     /// Write one line per position (id, move played, solved/failed/error) to this file.
     #[arg(long, value_name = "FILE")]
     results: Option<PathBuf>,
-    /// An earlier run's result file: say which positions are newly solved or newly failed.
+    /// An earlier run's result file (its --results): say which positions are newly solved or
+    /// newly failed. A file that does not exist yet makes this a first run: nothing to compare,
+    /// so that `--previous results.txt --results results.txt` works from the first run on.
     #[arg(long, value_name = "FILE")]
     previous: Option<PathBuf>,
     /// Exit with status 1 when fewer positions are solved: a count (`250`) or a percentage of
@@ -123,12 +125,14 @@ fn run_suites(args: &RunArgs) -> Result<ExitCode, String> {
         return Err("give a limit: --movetime MS, --depth N or --nodes N".to_string());
     }
     let previous = match &args.previous {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read --previous {}: {e}", path.display()))?;
-            Some(report::read_results(&path.display().to_string(), &text)?)
-        }
-        None => None,
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => {
+                Previous::Results(report::read_results(&path.display().to_string(), &text)?)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Previous::FirstRun(path.clone()),
+            Err(e) => return Err(format!("cannot read --previous {}: {e}", path.display())),
+        },
+        None => Previous::None,
     };
     for (path, what) in [(&args.results, "--results"), (&args.junit, "--junit")] {
         if let Some(path) = path {
@@ -158,8 +162,13 @@ fn run_suites(args: &RunArgs) -> Result<ExitCode, String> {
         print_outcome(o, verbose)
     });
     print!("{}", report::table(&outcomes));
-    if let Some(previous) = &previous {
-        print!("{}", report::changes(&outcomes, previous));
+    match &previous {
+        Previous::Results(previous) => print!("{}", report::changes(&outcomes, previous)),
+        Previous::FirstRun(path) => println!(
+            "no earlier results at {}: a first run, nothing to compare",
+            path.display()
+        ),
+        Previous::None => {}
     }
     if let Some(path) = &args.results {
         write(path, "--results", &report::results_file(&outcomes))?;
@@ -203,4 +212,14 @@ fn print_outcome(o: &run::Outcome, verbose: bool) {
         ),
     }
     let _ = std::io::stdout().flush();
+}
+
+/// What `--previous` gave.
+enum Previous {
+    /// No `--previous`.
+    None,
+    /// `--previous` names a file that does not exist yet: a first run.
+    FirstRun(PathBuf),
+    /// The earlier run's verdict per position id.
+    Results(std::collections::HashMap<String, super::run::Verdict>),
 }

@@ -19,7 +19,7 @@
 //!
 //! - [`entry`]: one position and its operations; [`parse`]: the strict reader;
 //! - [`run`] and [`engine`]: an engine process through every position; [`report`]: the table,
-//!   result files, changes against an earlier run, JUnit;
+//!   result files, changes against an earlier run, JUnit; [`noise`]: intervals and the sign test;
 //! - [`judge`]: the tables' verdict on every move; [`make`] and [`make_search`]: generators;
 //!   [`check`]: a proven suite against the tables; [`cli`]: the command line, with `make` and
 //!   `check` in [`cli_make`]; `files`: reading suites, writing results.
@@ -33,6 +33,7 @@ mod files;
 pub mod judge;
 pub mod make;
 pub mod make_search;
+pub mod noise;
 pub mod parse;
 pub mod report;
 pub mod run;

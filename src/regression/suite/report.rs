@@ -1,6 +1,7 @@
 //! What a run leaves behind: the table by category, the result file, the changes against an
 //! earlier run, the `--min-solved` threshold and the JUnit cases.
 
+use super::noise::{beyond_noise, sign_test, solved_interval};
 use super::run::{Outcome, Verdict};
 use crate::regression::junit;
 use std::collections::HashMap;
@@ -25,8 +26,8 @@ pub fn table(outcomes: &[Outcome]) -> String {
     }
     let width = order.iter().map(|c| c.len()).max().unwrap_or(0).max(8);
     let mut text = format!(
-        "{:<width$}  {:>9}  {:>6}  {:>7}  {:>6}\n",
-        "category", "positions", "solved", "percent", "errors"
+        "{:<width$}  {:>9}  {:>6}  {:>7}  {:>13}  {:>6}\n",
+        "category", "positions", "solved", "percent", "95% interval", "errors"
     );
     let mut total = (0, 0, 0);
     for category in order {
@@ -39,9 +40,11 @@ pub fn table(outcomes: &[Outcome]) -> String {
 }
 
 fn row(text: &mut String, name: &str, (n, solved, errors): (usize, usize, usize), width: usize) {
+    let (low, high) = solved_interval(solved, n);
+    let interval = format!("{:.1}–{:.1}%", 100.0 * low, 100.0 * high);
     let _ = writeln!(
         text,
-        "{name:<width$}  {n:>9}  {solved:>6}  {:>6.1}%  {errors:>6}",
+        "{name:<width$}  {n:>9}  {solved:>6}  {:>6.1}%  {interval:>13}  {errors:>6}",
         percent(solved, n)
     );
 }
@@ -118,13 +121,25 @@ pub fn changes(outcomes: &[Outcome], previous: &HashMap<String, Verdict>) -> Cha
 
 impl std::fmt::Display for Changes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (gained, lost) = (self.newly_solved.len(), self.newly_failed.len());
         writeln!(
             f,
-            "against the previous run: {} newly solved, {} newly failed, {} new positions",
-            self.newly_solved.len(),
-            self.newly_failed.len(),
+            "against the previous run: {gained} newly solved, {lost} newly failed, {} new positions",
             self.new_positions
         )?;
+        if gained + lost > 0 {
+            let p = sign_test(gained, lost);
+            let verdict = if beyond_noise(gained, lost) {
+                "beyond noise"
+            } else {
+                "within noise"
+            };
+            writeln!(
+                f,
+                "the change is {verdict} (sign test on the {} positions that changed: p = {p:.3})",
+                gained + lost
+            )?;
+        }
         for id in &self.newly_solved {
             writeln!(f, "newly solved: {id}")?;
         }
