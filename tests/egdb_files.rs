@@ -34,6 +34,12 @@ fn written_tables_load_back_identical() {
     assert_eq!(loaded.max_seeds(), Some(6));
     let names: Vec<_> = std::fs::read_dir(&dir).expect("dir").flatten().collect();
     assert_eq!(names.len(), 7, "one file per seed count, no temporary left");
+    // Loaded again once settled, each file is checked whole once more and recorded as such.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    assert_eq!(Tables::load(&dir, RULE, 24).0, tables);
+    let records = std::fs::read_dir(&dir).expect("dir").flatten();
+    let records = records.filter(|e| e.file_name().to_string_lossy().ends_with(".checked"));
+    assert_eq!(records.count(), 7, "one record of the check per file");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -42,6 +48,30 @@ fn a_file_holds_a_header_and_one_byte_per_board() {
     let dir = scratch("size");
     built(&dir, 5);
     assert_eq!(bytes_of(&dir, 5).len(), 32 + 4368);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_changed_after_its_check_was_recorded_is_checked_again() {
+    let dir = scratch("recorded");
+    built(&dir, 5);
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    assert!(
+        Tables::load(&dir, RULE, 5).1.is_none(),
+        "checked whole and recorded"
+    );
+    let path = dir.join(file::file_name(RULE, 5));
+    assert!(dir.join(".no-capture-05.egdb.checked").exists());
+    // One byte changed in place, the length kept: the record no longer names the file.
+    let mut bytes = bytes_of(&dir, 5);
+    bytes[100] = bytes[100].wrapping_add(2) % 49;
+    std::fs::write(&path, &bytes).expect("rewritten");
+    let (tables, refused) = Tables::load(&dir, RULE, 5);
+    assert!(
+        matches!(refused.map(|e| e.error), Some(FileError::Checksum)),
+        "refused"
+    );
+    assert_eq!(tables.max_seeds(), Some(4));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

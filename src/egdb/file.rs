@@ -16,10 +16,12 @@
 
 use super::index::{MAX_SEEDS, board_count};
 use super::layer::{Layer, LayerError};
+use super::mapped::MappedFile;
 use crate::rules::GrandSlam;
 use std::fmt;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The first bytes of every table file.
 pub const MAGIC: &[u8; 8] = b"KROUEGDB";
@@ -137,31 +139,59 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 ///   multiplications than version 1, in four independent chains, so a 2.7 GB set of tables is
 ///   checked in a fraction of a second instead of seconds.
 fn checksum(version: u32, codes: &[u8]) -> u64 {
-    if version == 1 {
-        return codes.iter().fold(FNV_OFFSET, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(FNV_PRIME)
-        });
-    }
-    let fold = |lanes: &mut [u64; 4], block: &[u8]| {
-        for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
-            let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-            *lane = (*lane ^ word).wrapping_mul(FNV_PRIME);
+    let mut sum = Checksum::new(version);
+    sum.add(codes);
+    sum.finish()
+}
+
+/// A checksum taken over pieces of the codes in turn (every piece but the last a multiple of
+/// 32 bytes long), as [`checksum`] takes it over all of them.
+struct Checksum {
+    version: u32,
+    lanes: [u64; 4],
+}
+
+impl Checksum {
+    fn new(version: u32) -> Checksum {
+        Checksum {
+            version,
+            lanes: [FNV_OFFSET; 4],
         }
-    };
-    let mut lanes = [FNV_OFFSET; 4];
-    let mut blocks = codes.chunks_exact(32);
-    for block in &mut blocks {
-        fold(&mut lanes, block);
     }
-    let rest = blocks.remainder();
-    if !rest.is_empty() {
-        let mut last = [0u8; 32];
-        last[..rest.len()].copy_from_slice(rest);
-        fold(&mut lanes, &last);
+
+    fn add(&mut self, codes: &[u8]) {
+        if self.version == 1 {
+            self.lanes[0] = codes.iter().fold(self.lanes[0], |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(FNV_PRIME)
+            });
+            return;
+        }
+        let fold = |lanes: &mut [u64; 4], block: &[u8]| {
+            for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+                let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+                *lane = (*lane ^ word).wrapping_mul(FNV_PRIME);
+            }
+        };
+        let mut blocks = codes.chunks_exact(32);
+        for block in &mut blocks {
+            fold(&mut self.lanes, block);
+        }
+        let rest = blocks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 32];
+            last[..rest.len()].copy_from_slice(rest);
+            fold(&mut self.lanes, &last);
+        }
     }
-    lanes
-        .iter()
-        .fold(FNV_OFFSET, |h, &lane| (h ^ lane).wrapping_mul(FNV_PRIME))
+
+    fn finish(&self) -> u64 {
+        if self.version == 1 {
+            return self.lanes[0];
+        }
+        self.lanes
+            .iter()
+            .fold(FNV_OFFSET, |h, &lane| (h ^ lane).wrapping_mul(FNV_PRIME))
+    }
 }
 
 fn header(rule: GrandSlam, layer: &Layer) -> [u8; HEADER_LEN] {
@@ -340,6 +370,118 @@ pub fn read_layer_and_version(
     read().map_err(|error| TableFileError { path, error })
 }
 
+/// Maps the layer of `seeds` seeds under `rule` in `dir` and checks its length and header;
+/// returns it with its format version. The codes are not read: [`verify_layer`] checks them
+/// before the layer may be used. Where a file cannot be mapped, it is read (and checked).
+pub fn open_layer(dir: &Path, rule: GrandSlam, seeds: u8) -> Result<(Layer, u32), TableFileError> {
+    let path = dir.join(file_name(rule, seeds));
+    let mapped = match MappedFile::open(&path) {
+        Ok(mapped) => mapped,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(TableFileError {
+                path,
+                error: FileError::Io(e),
+            });
+        }
+        Err(e) => {
+            log::debug!("{}: not mapped ({e}); reading it", path.display());
+            return read_layer_and_version(dir, rule, seeds);
+        }
+    };
+    let open = || -> Result<(Layer, u32), FileError> {
+        let bytes = mapped.bytes();
+        let header = &bytes[..bytes.len().min(HEADER_LEN)];
+        check_header(header, bytes.len() as u64, rule, seeds)?;
+        let version = version_of(header);
+        let layer = Layer::mapped(seeds, Arc::new(mapped), HEADER_LEN).map_err(FileError::Layer)?;
+        Ok((layer, version))
+    };
+    open().map_err(|error| TableFileError { path, error })
+}
+
+/// Bytes read at a time by [`verify_layer`] (a multiple of the checksum's 32-byte blocks).
+const VERIFY_CHUNK: usize = 1 << 20;
+
+/// The file beside a table file that records the version of it last checked whole:
+/// `.NAME.checked`.
+fn checked_record(path: &Path) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{}.checked", name.unwrap_or_default()))
+}
+
+/// The first line of a checked record.
+const CHECKED: &str = "krou table file checked whole:";
+
+/// A file changed less than this long ago is not recorded as checked: file times move in
+/// steps of a few milliseconds, so a change made right after could leave them as they were.
+/// Once this is past, any change gives a later change time.
+const SETTLED: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Records that the mapped file of `layer` was checked whole (or written by this process),
+/// so that later opens of the same version of the file skip reading it through. Where the
+/// directory takes no file, or the file changed within [`SETTLED`], nothing is recorded (and
+/// the next open checks the file again).
+pub fn record_checked(layer: &Layer) {
+    let settled = |m: &MappedFile| m.changed_ago().is_some_and(|ago| ago >= SETTLED);
+    if let Some(mapped) = layer.mapped_file().filter(|m| settled(m)) {
+        let record = checked_record(mapped.path());
+        let text = format!("{CHECKED}\n{}\n", mapped.identity());
+        if let Err(e) = std::fs::write(&record, text) {
+            log::debug!("{}: not recorded ({e})", record.display());
+        }
+    }
+}
+
+/// Whether the record beside the mapped file names its very version.
+fn recorded_checked(mapped: &MappedFile) -> bool {
+    std::fs::read_to_string(checked_record(mapped.path()))
+        .is_ok_and(|text| text == format!("{CHECKED}\n{}\n", mapped.identity()))
+}
+
+/// Checks a mapped layer's codes against the checksum in its header and the codes a layer may
+/// hold, by reading the file in chunks beside the map (so the check leaves no page of the map
+/// resident in this process), unless this very version of the file (length, inode,
+/// modification and change times) was checked before ([`record_checked`]). A layer held in
+/// memory was checked when it was read or built.
+pub fn verify_layer(layer: &Layer, path: &Path) -> Result<(), TableFileError> {
+    use std::os::unix::fs::FileExt;
+    let Some(mapped) = layer.mapped_file() else {
+        return Ok(());
+    };
+    if recorded_checked(mapped) {
+        return Ok(());
+    }
+    let fail = |error| TableFileError {
+        path: path.to_path_buf(),
+        error,
+    };
+    let file = mapped.file();
+    let mut header = [0u8; HEADER_LEN];
+    file.read_exact_at(&mut header, 0)
+        .map_err(|e| fail(FileError::Io(e)))?;
+    let valid = super::layer::valid_codes(layer.seeds());
+    let mut sum = Checksum::new(version_of(&header));
+    let mut chunk = vec![0u8; VERIFY_CHUNK];
+    let total = layer.codes().len();
+    let mut at = 0;
+    while at < total {
+        let piece = &mut chunk[..VERIFY_CHUNK.min(total - at)];
+        file.read_exact_at(piece, (HEADER_LEN + at) as u64)
+            .map_err(|e| fail(FileError::Io(e)))?;
+        if let Some(i) = piece.iter().position(|&c| !valid[usize::from(c)]) {
+            let (index, code) = ((at + i) as u64, piece[i]);
+            return Err(fail(FileError::Layer(LayerError::BadCode { index, code })));
+        }
+        sum.add(piece);
+        at += piece.len();
+    }
+    if sum.finish() != u64_at(&header, 24) {
+        return Err(fail(FileError::Checksum));
+    }
+    record_checked(layer);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,5 +500,17 @@ mod tests {
         assert_ne!(checksum(2, &swapped), base, "words of one block swapped");
         assert_ne!(checksum(2, &codes[..99]), base, "one byte fewer");
         assert_ne!(checksum(1, &codes), base);
+    }
+
+    #[test]
+    fn the_checksum_taken_in_pieces_is_the_checksum_of_the_whole() {
+        let codes: Vec<u8> = (0..1000u32).map(|i| (i * 13 % 220) as u8).collect();
+        for version in [1, 2] {
+            let mut sum = Checksum::new(version);
+            sum.add(&codes[..64]);
+            sum.add(&codes[64..960]);
+            sum.add(&codes[960..]);
+            assert_eq!(sum.finish(), checksum(version, &codes), "version {version}");
+        }
     }
 }

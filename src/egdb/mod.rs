@@ -28,8 +28,11 @@ pub mod bounds;
 pub mod build;
 pub mod cli;
 pub mod file;
+pub mod grow;
+
 pub mod index;
 pub mod layer;
+pub mod mapped;
 pub mod progress;
 mod tables;
 

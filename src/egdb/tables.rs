@@ -5,7 +5,7 @@ use super::board::{for_each_child, own_split};
 use super::bounds::Bounds;
 use super::build::{Progress, build_layer};
 use super::file::{
-    FORMAT_VERSION, TableFileError, read_layer, read_layer_and_version, write_layer,
+    FORMAT_VERSION, TableFileError, file_name, open_layer, verify_layer, write_layer,
 };
 use super::index::{MAX_SEEDS, normalised};
 use super::layer::Layer;
@@ -67,6 +67,38 @@ impl Tables {
         self.layers.get(usize::from(seeds)).map(|layer| &**layer)
     }
 
+    /// The layers, 0 seeds first.
+    pub(super) fn lower(&self) -> &[Arc<Layer>] {
+        &self.layers
+    }
+
+    /// Adds `layer` if it is the next one (one more seed than the largest covered); returns
+    /// whether it was.
+    pub fn push(&mut self, layer: Layer) -> bool {
+        let next = usize::from(layer.seeds()) == self.layers.len() && layer.seeds() <= MAX_SEEDS;
+        if next {
+            self.layers.push(Arc::new(layer));
+        }
+        next
+    }
+
+    /// The tables up to `seeds` seeds (all of them if they cover fewer).
+    pub fn truncated(&self, seeds: usize) -> Tables {
+        Tables {
+            rule: self.rule,
+            layers: self.layers.iter().take(seeds).cloned().collect(),
+        }
+    }
+
+    /// The first layer whose mapped file changed since it was opened (see
+    /// [`super::mapped::MappedFile::changed`]); one `fstat` and one `stat` per mapped layer.
+    pub fn first_changed(&self) -> Option<u8> {
+        self.layers
+            .iter()
+            .find(|layer| layer.mapped_file().is_some_and(|f| f.changed()))
+            .map(|layer| layer.seeds())
+    }
+
     /// Adds the next layer (one more seed than the largest covered) by building it.
     pub fn build_next(&mut self, threads: usize, report: &(dyn Fn(Progress) + Sync)) {
         let seeds = self.layers.len() as u8;
@@ -89,6 +121,9 @@ impl Tables {
     /// Loads the layers 0, 1, 2, … from `dir` until one is missing or refused (at most
     /// `max_seeds`). A missing file ends the tables quietly; a refused one is returned beside
     /// the tables loaded below it, which stay usable.
+    ///
+    /// Each file is mapped, not read ([`super::mapped`]): its length and header are checked at
+    /// once, and its codes and checksum by reading it through once before it joins the tables.
     pub fn load(dir: &Path, rule: GrandSlam, max_seeds: u8) -> (Tables, Option<TableFileError>) {
         Tables::load_each(dir, rule, max_seeds, |_| true)
     }
@@ -103,8 +138,8 @@ impl Tables {
     ) -> (Tables, Option<TableFileError>) {
         let mut tables = Tables::empty(rule);
         for seeds in 0..=max_seeds.min(MAX_SEEDS) {
-            match read_layer(dir, rule, seeds) {
-                Ok(layer) => tables.layers.push(Arc::new(layer)),
+            match open_checked(dir, rule, seeds) {
+                Ok((layer, _)) => tables.layers.push(Arc::new(layer)),
                 Err(e) => {
                     let missing = matches!(&e.error, super::file::FileError::Io(io)
                         if io.kind() == std::io::ErrorKind::NotFound);
@@ -133,7 +168,7 @@ impl Tables {
     ) -> Result<Tables, TableFileError> {
         let mut tables = Tables::empty(rule);
         for seeds in 0..=max_seeds.min(MAX_SEEDS) {
-            match read_layer_and_version(dir, rule, seeds) {
+            match open_checked(dir, rule, seeds) {
                 Ok((layer, version)) => {
                     if version < FORMAT_VERSION {
                         if let Err(e) = write_layer(dir, rule, &layer) {
@@ -151,16 +186,20 @@ impl Tables {
                     let dropped_below = seeds >= 2 && tables.layers.pop().is_some();
                     let codes = build_layer(seeds, rule, &tables.layers, threads, report);
                     let layer = Layer::new(seeds, codes).map_err(|e| TableFileError {
-                        path: dir.join(super::file::file_name(rule, seeds)),
+                        path: dir.join(file_name(rule, seeds)),
                         error: super::file::FileError::Layer(e),
                     })?;
                     write_layer(dir, rule, &layer)?;
                     if dropped_below {
                         tables
                             .layers
-                            .push(Arc::new(read_layer(dir, rule, seeds - 1)?));
+                            .push(Arc::new(open_layer(dir, rule, seeds - 1)?.0));
                     }
-                    tables.layers.push(Arc::new(layer));
+                    // The file just written, mapped: the codes leave this process's memory.
+                    drop(layer);
+                    tables
+                        .layers
+                        .push(Arc::new(open_layer(dir, rule, seeds)?.0));
                 }
             }
         }
@@ -221,6 +260,17 @@ impl Tables {
     pub fn own_split(position: &Position) -> i8 {
         own_split(&normalised(position))
     }
+}
+
+/// Maps the layer of `seeds` seeds in `dir` and checks it whole before it is used.
+pub(super) fn open_checked(
+    dir: &Path,
+    rule: GrandSlam,
+    seeds: u8,
+) -> Result<(Layer, u32), TableFileError> {
+    let (layer, version) = open_layer(dir, rule, seeds)?;
+    verify_layer(&layer, &dir.join(file_name(rule, seeds)))?;
+    Ok((layer, version))
 }
 
 /// The move in the real position for a move of its normalised board.

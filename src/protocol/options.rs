@@ -58,6 +58,9 @@ pub struct Options {
     pub multi_pv: usize,
     /// `ProvenScore`: how `info` lines show a proven result.
     pub proven_score: ProvenScore,
+    /// `EndgameBuild`: whether the default endgame tables (0 to 20 seeds) are built in the
+    /// background into the default data directory when it lacks them (else only 0 to 12).
+    pub endgame_build: bool,
     /// `PvLength`: the most moves an `info` line's `pv` shows.
     pub pv_length: usize,
     /// `UCI_LimitStrength`: play at the level `UCI_Elo` names instead of full strength.
@@ -80,6 +83,7 @@ impl Default for Options {
             grand_slam: GrandSlam::default(),
             multi_pv: 1,
             proven_score: ProvenScore::default(),
+            endgame_build: true,
             pv_length: DEFAULT_PV_LENGTH,
             limit_strength: false,
             elo: DEFAULT_ELO,
@@ -111,6 +115,8 @@ pub enum Change {
     MultiPv(usize),
     /// `ProvenScore`.
     ProvenScore(ProvenScore),
+    /// `EndgameBuild`.
+    EndgameBuild(bool),
     /// `PvLength`.
     PvLength(usize),
     /// `UCI_LimitStrength`.
@@ -168,7 +174,7 @@ pub const IGNORED: [&str; 6] = [
 ];
 
 /// The names, as `uci` lists them.
-pub const NAMES: [&str; 16] = [
+pub const NAMES: [&str; 17] = [
     "Hash",
     "Threads",
     "MoveOverhead",
@@ -179,6 +185,7 @@ pub const NAMES: [&str; 16] = [
     "BookSeed",
     "GrandSlam",
     "EndgameDatabase",
+    "EndgameBuild",
     "MultiPV",
     "ProvenScore",
     "PvLength",
@@ -231,6 +238,10 @@ impl Options {
                 rules.join(" ")
             ),
             format!("name EndgameDatabase type string default {directory}"),
+            format!(
+                "name EndgameBuild type check default {}",
+                defaults.endgame_build
+            ),
             format!(
                 "name MultiPV type spin default {} min 1 max {MAX_MULTI_PV}",
                 defaults.multi_pv
@@ -292,6 +303,7 @@ impl Options {
             )?)),
             "Ponder" => Change::Ponder(check(canonical, value)?),
             "OwnBook" => Change::OwnBook(check(canonical, value)?),
+            "EndgameBuild" => Change::EndgameBuild(check(canonical, value)?),
             "BookVariety" => Change::BookVariety(spin(canonical, value, 0, MAX_BOOK_VARIETY)?),
             "BookSeed" => Change::BookSeed(spin(canonical, value, 0, MAX_BOOK_SEED)?),
             "UCI_LimitStrength" => Change::LimitStrength(check(canonical, value)?),
@@ -331,6 +343,7 @@ impl Options {
             Change::GrandSlam(rule) => self.grand_slam = rule,
             Change::MultiPv(lines) => self.multi_pv = lines,
             Change::ProvenScore(form) => self.proven_score = form,
+            Change::EndgameBuild(on) => self.endgame_build = on,
             Change::PvLength(moves) => self.pv_length = moves,
             Change::LimitStrength(on) => self.limit_strength = on,
             Change::Elo(elo) => self.elo = elo,

@@ -1,14 +1,16 @@
-//! Endgame tables for a session: built in memory in the background at start-up (out of the
-//! box), or loaded in the background from the `EndgameDatabase` directory; the session hands
-//! the latest ones to the searcher before each search, never during one. Reading the files of
-//! 0–20 seeds takes well under a second (0–26 seeds, about 4 s; building 0–12, seconds):
-//! `isready` and searches without a clock wait for the files being read, at most
+//! Endgame tables for a session: out of the box, those of the default data directory, and the
+//! missing layers of the default set ([`DEFAULT_SEEDS`]) built there in the background, layer by
+//! layer, each used as soon as it is written; or those of the `EndgameDatabase` directory. The
+//! session hands the latest ones to the searcher before each search, never during one. Table
+//! files are mapped, and checked by reading them through once (0–20 seeds: about 0.1 s):
+//! `isready` and searches without a clock wait for the files being opened, at most
 //! [`TABLE_FILES_WAIT`](super::session::TABLE_FILES_WAIT) (see [`TableSource::wait_for_files`]),
 //! so that the same commands give the same search from the first `go` on whenever the files
 //! are read within it.
 
 use super::options::NO_DIRECTORY;
 use super::response::{Output, Response};
+use crate::egdb::grow::{GrowError, Grown};
 use crate::egdb::{MAX_SEEDS, Tables};
 use crate::rules::{Game, GrandSlam};
 use std::path::{Path, PathBuf};
@@ -16,19 +18,59 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 /// Seed counts the built-in tables cover (0 to 12 seeds take a few seconds on one thread; each
-/// layer is handed over as soon as it is built, so small endings are covered at once).
+/// layer is handed over as soon as it is built, so small endings are covered at once). They
+/// are built at nice 19, in memory if the default directory cannot take them.
 pub const BUILT_IN_SEEDS: u8 = 12;
+
+/// The default set the engine builds by itself into the default data directory: the tables
+/// the README's strength figures are measured with. The layers above [`BUILT_IN_SEEDS`] are
+/// built at the lowest priority (the idle class on Linux), on every core, only into the
+/// directory (never held in memory alone).
+pub const DEFAULT_SEEDS: u8 = 20;
+
+/// The environment variable that changes the default set: `off` (or `0`, `no`, `false`)
+/// builds only the built-in tables, a seed count from 12 to 30 builds up to it.
+pub const BUILD_VARIABLE: &str = "KROU_EGDB_BUILD";
+
+/// The seed count the out-of-the-box build goes to, given `EndgameBuild` (`option`) and the
+/// value of [`BUILD_VARIABLE`]; an unreadable value is logged and the default kept.
+pub fn build_seeds(option: bool, variable: Option<&str>) -> u8 {
+    if !option {
+        return BUILT_IN_SEEDS;
+    }
+    let Some(value) = variable.map(str::trim).filter(|v| !v.is_empty()) else {
+        return DEFAULT_SEEDS;
+    };
+    if ["off", "0", "no", "false"]
+        .iter()
+        .any(|off| value.eq_ignore_ascii_case(off))
+    {
+        return BUILT_IN_SEEDS;
+    }
+    match value.parse::<u8>() {
+        Ok(n) if (BUILT_IN_SEEDS..=MAX_SEEDS).contains(&n) => n,
+        _ => {
+            log::warn!(
+                "{BUILD_VARIABLE}='{}': not off or a seed count from {BUILT_IN_SEEDS} to {MAX_SEEDS}; building 0-{DEFAULT_SEEDS}",
+                value.escape_debug()
+            );
+            DEFAULT_SEEDS
+        }
+    }
+}
 
 /// The tables of the latest request, as far as they are ready.
 #[derive(Debug, Default)]
 struct Slot {
     /// Numbers the requests; a background job publishes only while its request is the latest.
     request: u64,
-    /// The rule and directory of the latest request.
-    source: Option<(GrandSlam, Option<PathBuf>)>,
+    /// The rule, directory and build target of the latest request.
+    source: Option<(GrandSlam, Option<PathBuf>, u8)>,
     tables: Option<Arc<Tables>>,
     /// Whether the latest request is still reading table files (before any building).
     reading: bool,
+    /// The layer being built (or waited for, from another process) and in which directory.
+    building: Option<(u8, PathBuf)>,
 }
 
 /// The slot and the signal that the latest request has read its files.
@@ -69,12 +111,13 @@ pub struct TableSource {
 }
 
 impl TableSource {
-    /// Starts getting tables for `rule`: loads them from `dir` when given, else builds them in
-    /// memory, in a background thread. Tables of an earlier request are dropped at once.
-    /// Problems go to `output` as one `info string error: …` line. The same rule and directory
-    /// as the latest request change nothing (a GUI may set every option before every game).
-    pub fn request(&self, rule: GrandSlam, dir: Option<&Path>, output: &Output) {
-        let source = (rule, dir.map(Path::to_path_buf));
+    /// Starts getting tables for `rule`, in a background thread: from `dir` when given, else
+    /// from the default data directory, building its missing layers up to `build_seeds` (see
+    /// [`build_seeds`]). Tables of an earlier request are dropped at once. Problems go to
+    /// `output` as one `info string error: …` or `warning: …` line. The same request as the
+    /// latest changes nothing (a GUI may set every option before every game).
+    pub fn request(&self, rule: GrandSlam, dir: Option<&Path>, build_seeds: u8, output: &Output) {
+        let source = (rule, dir.map(Path::to_path_buf), build_seeds);
         let request = {
             let mut slot = self.shared.lock();
             if slot.source.as_ref() == Some(&source) {
@@ -84,6 +127,7 @@ impl TableSource {
             slot.request += 1;
             slot.tables = None;
             slot.reading = true;
+            slot.building = None;
             slot.request
         };
         let shared = Arc::clone(&self.shared);
@@ -95,8 +139,8 @@ impl TableSource {
                 // nothing waits for them longer than the thread lives.
                 let _read = FilesRead(&shared, request);
                 match dir {
-                    Some(dir) => load(&shared, request, rule, &dir, &output),
-                    None => build(&shared, request, rule),
+                    Some(dir) => load(&shared, request, rule, &dir, build_seeds, &output),
+                    None => build(&shared, request, rule, build_seeds, &output),
                 }
             });
         if let Err(e) = spawned {
@@ -112,12 +156,42 @@ impl TableSource {
         slot.source = None;
         slot.tables = None;
         slot.reading = false;
+        slot.building = None;
         self.shared.read_done.notify_all();
     }
 
-    /// The tables ready now, if any.
+    /// The tables ready now, if any. A layer whose file changed since it was mapped (rewritten,
+    /// truncated, replaced) is withdrawn with those above it, with one warning: its codes are
+    /// no longer those checked.
     pub fn current(&self) -> Option<Arc<Tables>> {
-        self.shared.lock().tables.clone()
+        let mut slot = self.shared.lock();
+        let tables = slot.tables.clone()?;
+        let Some(changed) = tables.first_changed() else {
+            return Some(tables);
+        };
+        let kept = Arc::new(tables.truncated(usize::from(changed)));
+        log::warn!(
+            "endgame table file of {changed} seeds changed while in use; using 0-{} seeds",
+            kept.max_seeds()
+                .map_or("none".to_string(), |n| n.to_string())
+        );
+        slot.tables = Some(Arc::clone(&kept));
+        Some(kept)
+    }
+
+    /// What the tables are now, for diagnostics: `to 14 seeds, building 15 in DIR`,
+    /// `none ready`.
+    pub fn describe(&self) -> String {
+        let slot = self.shared.lock();
+        let ready = slot
+            .tables
+            .as_ref()
+            .and_then(|t| t.max_seeds())
+            .map_or("none ready".to_string(), |n| format!("to {n} seeds"));
+        match &slot.building {
+            Some((seeds, dir)) => format!("{ready}, building {seeds} in {}", dir.display()),
+            None => ready,
+        }
     }
 
     /// Waits (at most `limit`) until the latest request has read its table files: those of
@@ -146,10 +220,13 @@ fn publish(shared: &Shared, request: u64, tables: Tables) -> bool {
 
 /// Gets the out-of-the-box tables: first whatever the default data directory
 /// ([`default_dir`](crate::egdb::default_dir)) holds for `rule` (tables built by `krou egdb build`,
-/// or saved by an earlier start), then builds the missing layers up to [`BUILT_IN_SEEDS`] on one
-/// thread, handing over each layer when built and saving it there so the next start only loads
-/// it. A missing, bad or unwritable cache is rebuilt or skipped quietly (logged).
-fn build(shared: &Shared, request: u64, rule: GrandSlam) {
+/// or by an earlier start), then the missing layers up to `target` seeds, one at a time, each
+/// handed over once it is there: taken from the directory when another engine wrote it, else
+/// built and written there ([`crate::egdb::grow`]): the layers up to [`BUILT_IN_SEEDS`] on one
+/// thread at nice 19, the others in the idle scheduling class on every core.
+/// A directory that cannot take a file gives one warning: the engine goes on with what it has,
+/// building only the built-in layers, in memory.
+fn build(shared: &Shared, request: u64, rule: GrandSlam, target: u8, output: &Output) {
     let started = std::time::Instant::now();
     let dir = crate::egdb::default_dir();
     let (mut tables, error) = load_publishing(shared, request, rule, &dir);
@@ -161,26 +238,105 @@ fn build(shared: &Shared, request: u64, rule: GrandSlam) {
     if !published {
         return;
     }
-    let mut saving = std::fs::create_dir_all(&dir).is_ok();
-    while tables.max_seeds().is_none_or(|n| n < BUILT_IN_SEEDS) {
-        tables.build_next(1, &|_| {});
-        let newest = tables.max_seeds().and_then(|n| tables.layer(n));
-        let saved = newest
-            .filter(|_| saving)
-            .map(|layer| crate::egdb::file::write_layer(&dir, rule, layer));
-        if let Some(Err(e)) = saved {
-            log::warn!("cannot save endgame tables in {} ({e})", dir.display());
-            saving = false;
+    let mut saving = match std::fs::create_dir_all(&dir) {
+        Ok(()) => true,
+        Err(e) => {
+            unwritable(output, &dir, &e.to_string(), &tables);
+            false
+        }
+    };
+    let superseded = || shared.lock().request != request;
+    // 0: normal priority, 1: nice 19, 2: the idle class.
+    let mut lowered = 0u8;
+    while tables.max_seeds().is_none_or(|n| n < target) {
+        let seeds = tables.max_seeds().map_or(0, |n| n + 1);
+        let background = seeds > BUILT_IN_SEEDS;
+        if background && !saving {
+            break;
+        }
+        // The built-in layers at nice 19 (a share of a busy machine still; measured: a first
+        // game at st=0.1 lost on time more often with them at the normal priority), the
+        // others in the idle class, so a search never waits for their core.
+        if lowered < 1 + u8::from(background) {
+            lowered = 1 + u8::from(background);
+            let set = crate::egdb::mapped::lower_thread_priority(background);
+            log::info!(
+                "endgame tables: building {seeds}-{target} seeds in {}{}",
+                dir.display(),
+                match (set, background) {
+                    (false, _) => "",
+                    (true, false) => " (nice 19)",
+                    (true, true) => " in the background (idle priority)",
+                }
+            );
+        }
+        set_building(shared, request, Some((seeds, dir.clone())));
+        if saving {
+            let threads = if background {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            } else {
+                1
+            };
+            let layer_started = std::time::Instant::now();
+            match crate::egdb::grow::grow(&dir, &tables, threads, &superseded, &|_| {}) {
+                Ok(grown) => {
+                    let (layer, how) = match grown {
+                        Grown::Found(layer) => (layer, "read"),
+                        Grown::Built(layer) => (layer, "built"),
+                    };
+                    tables.push(layer);
+                    if background {
+                        crate::egdb::mapped::release_free_memory();
+                    }
+                    log::info!(
+                        "endgame tables: {seeds} seeds {how} in {:.1} s; 0-{seeds} ready",
+                        layer_started.elapsed().as_secs_f64()
+                    );
+                }
+                Err(GrowError::Stopped) => return,
+                Err(GrowError::Complete) => break,
+                Err(GrowError::Unwritable(e, layer)) => {
+                    unwritable(output, &dir, &e.error.to_string(), &tables);
+                    saving = false;
+                    if let Some(layer) = layer {
+                        tables.push(*layer);
+                    }
+                }
+            }
+        } else {
+            tables.build_next(1, &|_| {});
         }
         if !publish(shared, request, tables.clone()) {
             return;
         }
     }
+    set_building(shared, request, None);
     log::info!(
         "endgame tables 0-{} seeds ({rule}) ready in {:.1} s",
         tables.max_seeds().unwrap_or(0),
         started.elapsed().as_secs_f64()
     );
+}
+
+/// The one warning for a default directory that cannot take table files.
+fn unwritable(output: &Output, dir: &Path, error: &str, tables: &Tables) {
+    let have = tables.max_seeds().map_or("no tables".to_string(), |n| {
+        format!("the tables of 0-{n} seeds")
+    });
+    output.send(&Response::Warning(format!(
+        "endgame tables: cannot write to '{}' ({error}); playing with {have}, \
+         the rest of 0-{BUILT_IN_SEEDS} built in memory (set {BUILD_VARIABLE}=off to skip \
+         building, or KROU_EGDB_DIR to a writable directory)",
+        dir.display().to_string().escape_debug()
+    )));
+}
+
+/// Records the layer being built, if `request` is still the latest.
+fn set_building(shared: &Shared, request: u64, building: Option<(u8, PathBuf)>) {
+    let mut slot = shared.lock();
+    if slot.request == request {
+        slot.building = building;
+    }
 }
 
 /// Loads the tables in `dir`, handing over each layer from [`BUILT_IN_SEEDS`] on as soon as it
@@ -209,7 +365,7 @@ fn load_publishing(
 
 /// Loads the tables from `dir`; a refused file or no file at all gives one error line, and the
 /// engine goes on with the layers below the refused one (or, with none, the built-in tables).
-fn load(shared: &Shared, request: u64, rule: GrandSlam, dir: &Path, output: &Output) {
+fn load(shared: &Shared, request: u64, rule: GrandSlam, dir: &Path, target: u8, output: &Output) {
     let (tables, error) = load_publishing(shared, request, rule, dir);
     let covered = tables.max_seeds();
     if let Some(e) = error {
@@ -225,7 +381,7 @@ fn load(shared: &Shared, request: u64, rule: GrandSlam, dir: &Path, output: &Out
             publish(shared, request, tables);
             shared.files_read(request);
         }
-        _ => build(shared, request, rule),
+        _ => build(shared, request, rule, target.min(BUILT_IN_SEEDS), output),
     }
 }
 
@@ -305,7 +461,7 @@ mod tests {
         Game::new(position, GrandSlam::NoCapture)
     }
 
-    /// Waits (at most 20 s) until the source's tables cover `seeds` seeds.
+    /// Waits (at most a minute) until the source's tables cover `seeds` seeds.
     fn wait_for(source: &TableSource, seeds: u8) -> Arc<Tables> {
         let started = Instant::now();
         loop {
@@ -313,7 +469,7 @@ mod tests {
                 return t;
             }
             assert!(
-                started.elapsed() < Duration::from_secs(20),
+                started.elapsed() < Duration::from_secs(60),
                 "tables not ready"
             );
             std::thread::sleep(Duration::from_millis(5));
@@ -392,7 +548,12 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("a temporary directory");
         let kept = Kept::default();
         let source = TableSource::default();
-        source.request(GrandSlam::NoCapture, Some(&dir), &Output::new(kept.clone()));
+        source.request(
+            GrandSlam::NoCapture,
+            Some(&dir),
+            BUILT_IN_SEEDS,
+            &Output::new(kept.clone()),
+        );
         let tables = wait_for(&source, 6);
         assert_eq!(tables.rule(), GrandSlam::NoCapture);
         let text = String::from_utf8(kept.0.lock().map(|k| k.clone()).unwrap_or_default());
@@ -400,7 +561,12 @@ mod tests {
         assert_eq!(text.lines().count(), 1, "{text}");
         assert!(text.starts_with("info string error: EndgameDatabase: no no-capture table files"));
         // A newer request drops the older one's tables at once.
-        source.request(GrandSlam::Forbidden, None, &Output::new(kept));
+        source.request(
+            GrandSlam::Forbidden,
+            None,
+            BUILT_IN_SEEDS,
+            &Output::new(kept),
+        );
         assert!(
             source
                 .current()
@@ -409,7 +575,12 @@ mod tests {
         let forbidden = wait_for(&source, 4);
         assert_eq!(forbidden.rule(), GrandSlam::Forbidden);
         // The same request again keeps the tables (and the build) going.
-        source.request(GrandSlam::Forbidden, None, &Output::new(Kept::default()));
+        source.request(
+            GrandSlam::Forbidden,
+            None,
+            BUILT_IN_SEEDS,
+            &Output::new(Kept::default()),
+        );
         assert!(source.current().is_some());
         source.drop_tables();
         assert!(source.current().is_none());

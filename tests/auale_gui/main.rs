@@ -179,6 +179,9 @@ impl Gui {
             .env("XDG_DATA_HOME", home.join("data"))
             .env("XDG_CACHE_HOME", home.join("cache"))
             .env("KROU_EGDB_DIR", dir.join("egdb"))
+            // The tables of 0-12 seeds, built at once; not the minutes-long 0-20 build, which
+            // tests/engine_build.rs covers and which the window's close would cut short.
+            .env("KROU_EGDB_BUILD", "off")
             .env("PYTHONUNBUFFERED", "1")
             .env("NO_AT_BRIDGE", "1")
             .env("GDK_BACKEND", "x11")

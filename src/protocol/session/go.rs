@@ -296,11 +296,7 @@ impl<E: Engine> Session<E> {
         // The protocol's searches run with the default features (nothing here switches them).
         let (soft, hard) =
             crate::search::time_plan(limits, self.game.position(), Features::default());
-        let tables = self
-            .tables
-            .current()
-            .and_then(|t| t.max_seeds())
-            .map_or("none ready".to_string(), |n| format!("to {n} seeds"));
+        let tables = self.tables.describe();
         let clock = limits.clock.map_or_else(none, |c| {
             format!(
                 "{} ms + {} ms",

@@ -179,8 +179,11 @@ impl<E: Engine> Session<E> {
     fn request_tables(&self) {
         if self.tables_on {
             let dir = self.endgame_dir.as_deref();
+            let variable = std::env::var(super::tablebase::BUILD_VARIABLE).ok();
+            let seeds =
+                super::tablebase::build_seeds(self.options.endgame_build, variable.as_deref());
             self.tables
-                .request(self.options.grand_slam, dir, &self.output);
+                .request(self.options.grand_slam, dir, seeds, &self.output);
         }
     }
 
@@ -405,7 +408,7 @@ impl<E: Engine> Session<E> {
             });
         }
         self.options.apply(change);
-        if matches!(change, Change::GrandSlam(_)) {
+        if matches!(change, Change::GrandSlam(_) | Change::EndgameBuild(_)) {
             self.request_tables();
         }
         if let Change::BookSeed(seed) = change {

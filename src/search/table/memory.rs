@@ -10,7 +10,7 @@
 //! `madvise` or `always`); elsewhere the table works as before on small pages.
 //!
 //! The mapping comes from the `memmap2` crate and is viewed as buckets through `zerocopy`'s
-//! checked cast, so Krou itself has no `unsafe`. Where no mapping can be had, the buckets
+//! checked cast, so the search has no `unsafe`. Where no mapping can be had, the buckets
 //! are an ordinary allocation.
 
 use super::Bucket;

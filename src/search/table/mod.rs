@@ -10,7 +10,7 @@
 //!
 //! A node prefetches the buckets of the children it will search ([`TableView::prefetch`])
 //! through the small `mem_prefetch` crate, which puts the x86 prefetch instruction behind a safe
-//! call (elsewhere it reads one byte): Krou itself has no `unsafe`.
+//! call (elsewhere it reads one byte): the search has no `unsafe`.
 //!
 //! The buckets live in a mapping of their own, on huge pages where the system allows them
 //! ([`memory`]). The searcher owns the [`Table`]; a search's threads share a [`TableView`] of
