@@ -70,12 +70,12 @@ pub fn head(standings: &Standings, report: &Report) -> Value {
         "pairings": pairings,
     });
     if let (Some(Ok(list)), Some(object)) = (
-        super::ratings::of_match(&report.names, standings),
+        super::rating_list::of_match(&report.names, standings),
         value.as_object_mut(),
     ) {
-        let anchor = super::ratings::match_anchor(&report.names);
-        let prior = super::ratings::MATCH_PRIOR_DRAWS;
-        let ratings = super::ratings::to_json(&list, &anchor, prior, &[]);
+        let anchor = super::rating_list::match_anchor(&report.names);
+        let prior = super::rating_list::MATCH_PRIOR_DRAWS;
+        let ratings = super::rating_list::to_json(&list, &anchor, prior, &[]);
         object.insert("ratings".into(), ratings);
     }
     if let (Some(merged), Some(object)) = (&report.merged, value.as_object_mut()) {

@@ -2,7 +2,7 @@
 //! game records written and read back against the rules ([`ogn`], [`ogn_read`]), the text
 //! summary ([`summary`]) and the JSON summary ([`json`]), one shard's JSON summary as the merge
 //! streams it ([`shard_file`]), `krou match merge` that combines shards ([`merge`]), `krou match ratings` that fits a rating
-//! list to any summaries ([`ratings`]), and the
+//! list to any summaries ([`ratings`], the list itself in [`rating_list`]), and the
 //! checks on output files made before any work ([`outputs`]).
 //!
 //! It owns the formats of the files a match writes; the figures in them come from
@@ -13,6 +13,7 @@ pub mod merge;
 pub mod ogn;
 pub mod ogn_read;
 pub mod outputs;
+pub mod rating_list;
 pub mod ratings;
 pub mod record;
 pub mod shard_file;

@@ -150,7 +150,7 @@ pub fn text(standings: &Standings, report: &Report) -> String {
             ));
         }
     }
-    out.push_str(&super::ratings::match_text(&report.names, standings));
+    out.push_str(&super::rating_list::match_text(&report.names, standings));
     let reasons: Vec<String> = standings
         .reasons
         .iter()
