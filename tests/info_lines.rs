@@ -7,57 +7,31 @@
 // Helpers here are test code too: a setup step that fails should fail the test where it is.
 #![allow(clippy::unwrap_used)]
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+mod common;
+
+use common::process::Piped;
+use std::process::Command;
 use std::time::Duration;
 
 /// South is 16 seeds ahead: a search for either side sees it at any depth.
 const AHEAD: &str = "4-4-4-4-4-4-4-4-0-0-0-0-16-0-S";
 
-struct Engine {
-    child: Child,
-    input: ChildStdin,
-    lines: Receiver<String>,
-}
+struct Engine(Piped);
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_krou"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .env_remove("RUST_LOG")
-            .spawn()
-            .unwrap();
-        let input = child.stdin.take().unwrap();
-        let output = child.stdout.take().unwrap();
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(output).lines() {
-                let Ok(line) = line else { break };
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            input,
-            lines,
-        }
+        Engine(Piped::spawn(&mut Command::new(env!("CARGO_BIN_EXE_krou"))))
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.input, "{line}").unwrap();
-        self.input.flush().unwrap();
+        self.0.send(line);
     }
 
     /// The `info` lines' words up to the `bestmove`.
     fn infos_to_bestmove(&mut self) -> Vec<Vec<String>> {
         let mut infos = Vec::new();
         loop {
-            let line = self.lines.recv_timeout(Duration::from_secs(30)).unwrap();
+            let line = self.0.lines.recv_timeout(Duration::from_secs(30)).unwrap();
             if line.starts_with("bestmove") {
                 return infos;
             }
@@ -80,7 +54,7 @@ impl Engine {
         self.send(&format!("position {position}"));
         self.send("go ponder");
         loop {
-            let line = self.lines.recv_timeout(Duration::from_secs(30)).unwrap();
+            let line = self.0.lines.recv_timeout(Duration::from_secs(30)).unwrap();
             if line.starts_with("info depth 4 ") {
                 break;
             }
@@ -109,7 +83,7 @@ fn longest_pv(setup: &[&str], depth: u32) -> usize {
         .max()
         .unwrap();
     engine.send("quit");
-    assert!(engine.child.wait().unwrap().success());
+    assert!(engine.0.child.wait().unwrap().success());
     longest
 }
 
@@ -152,5 +126,5 @@ fn a_ponder_on_the_opponents_move_reports_from_the_engines_side() {
     let after = engine.ponder(&format!("fen {AHEAD} moves A"));
     assert!(after.iter().all(|&cp| cp < -1000), "{after:?}");
     engine.send("quit");
-    assert!(engine.child.wait().unwrap().success());
+    assert!(engine.0.child.wait().unwrap().success());
 }

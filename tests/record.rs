@@ -5,11 +5,15 @@
 // Helpers here are test code too: a setup step that fails should fail the test where it is.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
+use common::process::Piped;
+
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 fn krou() -> &'static str {
@@ -49,29 +53,18 @@ struct Client {
 
 impl Client {
     fn start(out: &Path) -> Client {
-        let mut child = Command::new(krou())
-            .arg("record")
-            .arg("--out")
-            .arg(out)
-            .arg("--")
-            .arg(krou())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .env_remove("RUST_LOG")
-            .spawn()
-            .unwrap();
-        let input = child.stdin.take().unwrap();
-        let output = child.stdout.take().unwrap();
-        let (send, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(output).lines() {
-                let Ok(line) = line else { break };
-                if send.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let Piped {
+            child,
+            input,
+            lines,
+        } = Piped::spawn(
+            Command::new(krou())
+                .arg("record")
+                .arg("--out")
+                .arg(out)
+                .arg("--")
+                .arg(krou()),
+        );
         Client {
             child,
             input,

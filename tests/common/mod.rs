@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod inline;
+pub mod process;
 pub mod simple;
 
 /// A small deterministic random number generator (xorshift64*), so tests need no seed files.
