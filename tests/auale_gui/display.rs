@@ -1,16 +1,31 @@
 //! The virtual screen and the clicks: Xvfb on a display of its own, and xdotool to find the
 //! GUI's windows, click in them and press keys, as a person would.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 
 /// How long Xvfb may take to say it is ready.
 const XVFB_START: Duration = Duration::from_secs(20);
 /// How long a window may take to appear.
 const WINDOW_WAIT: Duration = Duration::from_secs(60);
+
+/// The first line a program writes, if it comes within `timeout` (read by a thread, so that a
+/// program that writes nothing cannot hang the test).
+fn first_line_within(
+    out: impl Read + Send + 'static,
+    timeout: Duration,
+) -> Result<String, RecvTimeoutError> {
+    let (send, line) = channel();
+    std::thread::spawn(move || {
+        let mut first = String::new();
+        let _ = BufReader::new(out).read_line(&mut first);
+        let _ = send.send(first);
+    });
+    line.recv_timeout(timeout)
+}
 
 /// An X server of the test's own, stopped when dropped.
 pub struct Screen {
@@ -39,15 +54,7 @@ impl Screen {
             .spawn()
             .expect("Xvfb starts");
         let out = server.stdout.take().expect("Xvfb's output");
-        let (send, ready) = channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(out).read_line(&mut line);
-            let _ = send.send(line);
-        });
-        let number = ready
-            .recv_timeout(XVFB_START)
-            .expect("Xvfb says which display it took");
+        let number = first_line_within(out, XVFB_START).expect("Xvfb says which display it took");
         let number = number.trim();
         assert!(
             !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()),
@@ -80,13 +87,7 @@ impl Screen {
             .spawn()
             .expect("xdotool runs");
         let out = search.stdout.take().expect("xdotool's output");
-        let (send, found) = channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(out).read_line(&mut line);
-            let _ = send.send(line);
-        });
-        let id = found.recv_timeout(WINDOW_WAIT);
+        let id = first_line_within(out, WINDOW_WAIT);
         let _ = search.kill();
         let _ = search.wait();
         let id = id.unwrap_or_else(|_| panic!("no window named {pattern:?} appeared"));
