@@ -83,6 +83,9 @@ pub fn run(command: SuiteCommand) -> ExitCode {
         SuiteCommand::Make {
             kind: MakeCommand::Search(args),
         } => cli_make::make_searched(&args),
+        SuiteCommand::Make {
+            kind: MakeCommand::Hard(args),
+        } => super::cli_hard::make_hard(&args),
         SuiteCommand::Check(args) => cli_make::check_suites(&args),
     };
     result.unwrap_or_else(|e| {

@@ -165,7 +165,7 @@ fn one_board(
 }
 
 /// The result of a move from its bounds, when they settle it (recurrence not yet checked).
-fn quick_result(lead: i32, lo: i8, hi: i8) -> Option<Result> {
+pub(super) fn quick_result(lead: i32, lo: i8, hi: i8) -> Option<Result> {
     let sign = |v: i8| (lead + i32::from(v)).signum();
     (sign(lo) == sign(hi)).then(|| match sign(lo) {
         1 => Result::Win,
@@ -175,7 +175,7 @@ fn quick_result(lead: i32, lo: i8, hi: i8) -> Option<Result> {
 }
 
 /// The entry of a kept position.
-fn entry(position: Position, judgement: &Judgement, seeds: u8) -> Entry {
+pub(super) fn entry(position: Position, judgement: &Judgement, seeds: u8) -> Entry {
     let result = judgement.result.map_or("?", Result::name);
     let mut entry = Entry::new(position);
     entry.best = judgement.best();
@@ -187,7 +187,7 @@ fn entry(position: Position, judgement: &Judgement, seeds: u8) -> Entry {
 }
 
 /// A random board of `seeds` seeds (stores split evenly for now), side to move at random.
-fn random_board(seeds: u8, rng: &mut Rng) -> Option<Position> {
+pub(super) fn random_board(seeds: u8, rng: &mut Rng) -> Option<Position> {
     let mut pits = [0u8; 12];
     for _ in 0..seeds {
         pits[rng.below(12)] += 1;
@@ -204,13 +204,13 @@ fn random_board(seeds: u8, rng: &mut Rng) -> Option<Position> {
 
 /// The store differences (side to move's minus the opponent's) a board of `seeds` allows with
 /// no store above 24.
-fn feasible_leads(seeds: u8) -> Vec<i32> {
+pub(super) fn feasible_leads(seeds: u8) -> Vec<i32> {
     let n = i32::from(seeds);
     (-n..=n).step_by(2).collect()
 }
 
 /// `board` with its stores set so that the side to move leads by `lead`.
-fn with_lead(board: &Position, lead: i32) -> Option<Position> {
+pub(super) fn with_lead(board: &Position, lead: i32) -> Option<Position> {
     let stores = i32::from(TOTAL_SEEDS - board.seeds_on_board());
     let own = u8::try_from((stores + lead) / 2).ok()?;
     let other = u8::try_from((stores - lead) / 2).ok()?;

@@ -20,18 +20,21 @@
 //! - [`entry`]: one position and its operations; [`parse`]: the strict reader;
 //! - [`run`] and [`engine`]: an engine process through every position; [`report`]: the table,
 //!   result files, changes against an earlier run, JUnit; [`noise`]: intervals and the sign test;
-//! - [`judge`]: the tables' verdict on every move; [`make`] and [`make_search`]: generators;
+//! - [`judge`]: the tables' verdict on every move; [`make`], [`make_hard`] and [`make_search`]:
+//!   generators;
 //!   [`check`]: a proven suite against the tables; [`cli`]: the command line, with `make` and
-//!   `check` in [`cli_make`]; `files`: reading suites, writing results.
+//!   `check` in [`cli_make`] (`make hard` in `cli_hard`); `files`: reading suites, writing results.
 
 pub mod check;
 pub mod cli;
+mod cli_hard;
 pub mod cli_make;
 pub mod engine;
 pub mod entry;
 mod files;
 pub mod judge;
 pub mod make;
+pub mod make_hard;
 pub mod make_search;
 pub mod noise;
 pub mod parse;

@@ -1,0 +1,405 @@
+//! `krou suite make hard`: positions beyond the engine's default tables whose answers larger
+//! tables prove by the game's result, kept only where Krou *as it plays* gets them wrong.
+//!
+//! Boards are drawn as for `krou suite make proven` ([`super::make`]) and judged by the full
+//! tables (say 0–26 seeds), but a candidate is kept only when Krou's own search with the tables
+//! a fresh install has (0–20 seeds), one thread, a cleared hash of the engine's default size and
+//! a fixed node count (well under what 10 ms buys), plays a move outside `bm`. Positions are
+//! of six kinds, won and drawn ones with one, two, or three or more right moves, and no kind
+//! takes more than half of a seed count, so that the suite is not all of one kind (Krou's
+//! mistakes are mostly in drawn positions with one right move).
+//!
+//! Board `k` of seed count `n` has a random stream of its own, so boards are judged in batches
+//! on several threads and a stopped run resumes at the first board of the batch it was in:
+//! [`make`] reports each batch's kept entries and the boards done so far, in board order, and
+//! the result is the same for any number of threads.
+
+use super::entry::Entry;
+use super::judge::{self, Result};
+use super::make::{entry, feasible_leads, quick_result, random_board, with_lead};
+use crate::egdb::Tables;
+use crate::referee::rng::Rng;
+use crate::rules::{Game, Move, Position};
+use crate::search::{Control, Limits, Searcher, Settings};
+use std::sync::Arc;
+
+/// The engine's default hash size (MiB): the filter searches as a fresh engine does.
+const ENGINE_HASH_MIB: usize = 16;
+
+/// The kinds a seed count's positions are spread over: the result kept, and how many moves
+/// keep it (1, 2, or 3 or more).
+pub const KINDS: [(Result, usize); 6] = [
+    (Result::Win, 1),
+    (Result::Win, 2),
+    (Result::Win, 3),
+    (Result::Draw, 1),
+    (Result::Draw, 2),
+    (Result::Draw, 3),
+];
+
+/// What to generate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The generator's seed.
+    pub seed: u64,
+    /// The seed counts, each with how many positions it gets.
+    pub counts: Vec<(u8, usize)>,
+    /// The largest table the engine's search probes (the default set's, 20).
+    pub engine_seeds: u8,
+    /// Nodes the engine's search may spend on a position.
+    pub nodes: u64,
+    /// The most boards tried for one seed count.
+    pub max_boards: usize,
+    /// Boards judged at once (the unit a stopped run resumes at).
+    pub batch: usize,
+    /// Threads that judge a batch.
+    pub threads: usize,
+    /// Where the boards come from.
+    pub boards: Boards,
+}
+
+/// Where a seed count's boards come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Boards {
+    /// Board `k`: the seeds dropped at random into the 12 pits, as `krou suite make proven`
+    /// draws them.
+    Random,
+    /// Board `k`: the pits of the positions of that many seeds in game `k` of Krou against
+    /// itself at this many nodes a move (2–8 random moves first, then one in 8 at random).
+    Games(u64),
+}
+
+/// Where one seed count stands: positions kept of each kind, and boards tried.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Kept positions per kind, in the order of [`KINDS`].
+    pub kept: [usize; 6],
+    /// Boards tried (always a whole number of batches, or the end).
+    pub boards: usize,
+}
+
+/// Counters of a generation, for the log.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Candidates (every move proven, one gives the result up, its kind still wanted) searched.
+    pub candidates: usize,
+    /// Candidates the engine got right (dropped).
+    pub too_easy: usize,
+    /// Candidates dropped because a quiet move could bring the position back.
+    pub unproven: usize,
+    /// Positions kept.
+    pub kept: usize,
+}
+
+/// The most positions of one kind a seed count with `count` positions gets: half.
+pub fn cap(count: usize) -> usize {
+    count.div_ceil(2)
+}
+
+/// The kind of a position whose result is `result` with `right` moves keeping it.
+pub fn kind(result: Result, right: usize) -> Option<usize> {
+    KINDS
+        .iter()
+        .position(|&(r, n)| r == result && n == right.min(3))
+}
+
+/// Hears after each batch: the seed count, the batch's kept entries with their kinds, and the
+/// progress so far.
+pub type Sink<'a> = dyn FnMut(u8, &[(Entry, usize)], &Progress) + 'a;
+
+/// One thread's searchers: the engine under test, and the player of the games boards come from.
+struct Searchers {
+    engine: Searcher,
+    player: Searcher,
+}
+
+impl Searchers {
+    fn new(engine_tables: &Arc<Tables>) -> Searchers {
+        let mut engine = Searcher::new(Settings {
+            hash_mib: ENGINE_HASH_MIB,
+            threads: 1,
+        });
+        engine.set_tables(Some(engine_tables.clone()));
+        let mut player = Searcher::new(Settings {
+            hash_mib: 1,
+            threads: 1,
+        });
+        player.set_tables(Some(engine_tables.clone()));
+        Searchers { engine, player }
+    }
+}
+
+/// A board's verdict: the entry it gives and its kind, or why not.
+enum Verdict {
+    Nothing,
+    TooEasy,
+    Unproven,
+    Kept(Box<Entry>, usize),
+}
+
+/// Fills the seed counts of `plan` from `tables` (the full ones; the engine's search gets them
+/// cut to `plan.engine_seeds`), starting from `progress` (one per seed count of the plan, as a
+/// stopped run left them). `sink` hears after every batch the seed count, the batch's kept
+/// entries (ids not yet set) with their kinds, and the progress so far; `log`, a line now and
+/// then.
+pub fn make(
+    tables: &Arc<Tables>,
+    plan: &Plan,
+    progress: &mut [Progress],
+    sink: &mut Sink<'_>,
+    log: &mut dyn FnMut(&str),
+) {
+    let engine_tables = Arc::new(tables.truncated(usize::from(plan.engine_seeds) + 1));
+    let threads = plan.threads.max(1);
+    let mut searchers: Vec<Searchers> = (0..threads)
+        .map(|_| Searchers::new(&engine_tables))
+        .collect();
+    for (&(seeds, count), done) in plan.counts.iter().zip(progress.iter_mut()) {
+        let cap = cap(count);
+        let mut tally = Tally::default();
+        while done.kept.iter().sum::<usize>() < count && done.boards < plan.max_boards {
+            let first = done.boards;
+            let last = (first + plan.batch.max(1)).min(plan.max_boards);
+            let open: [bool; 6] = std::array::from_fn(|k| done.kept[k] < cap);
+            let verdicts = judge_batch(tables, &mut searchers, plan, seeds, first..last, &open);
+            let mut kept = Vec::new();
+            for verdict in verdicts {
+                match verdict {
+                    Verdict::Nothing => {}
+                    Verdict::TooEasy => {
+                        tally.candidates += 1;
+                        tally.too_easy += 1;
+                    }
+                    Verdict::Unproven => {
+                        tally.candidates += 1;
+                        tally.unproven += 1;
+                    }
+                    Verdict::Kept(entry, kind) => {
+                        tally.candidates += 1;
+                        if done.kept[kind] < cap && done.kept.iter().sum::<usize>() < count {
+                            done.kept[kind] += 1;
+                            tally.kept += 1;
+                            kept.push((*entry, kind));
+                        }
+                    }
+                }
+            }
+            done.boards = last;
+            sink(seeds, &kept, done);
+            if done.boards % (64 * plan.batch.max(1)) == 0 {
+                log(&format!(
+                    "{seeds} seeds: {} boards, {:?} kept by kind, {tally:?}",
+                    done.boards, done.kept
+                ));
+            }
+        }
+        log(&format!(
+            "{seeds} seeds: {} of {count} kept (by kind {:?}, at most {cap} each), {} boards, {} candidates, {} too easy at {} nodes, {} unproven (a quiet move may repeat)",
+            done.kept.iter().sum::<usize>(),
+            done.kept,
+            done.boards,
+            tally.candidates,
+            tally.too_easy,
+            plan.nodes,
+            tally.unproven,
+        ));
+    }
+}
+
+/// Judges boards `range` of `seeds` seeds on the searchers' threads; verdicts in board order.
+fn judge_batch(
+    tables: &Tables,
+    searchers: &mut [Searchers],
+    plan: &Plan,
+    seeds: u8,
+    range: std::ops::Range<usize>,
+    open: &[bool; 6],
+) -> Vec<Verdict> {
+    let threads = searchers.len();
+    let mut parts: Vec<Vec<(usize, Vec<Verdict>)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = searchers
+            .iter_mut()
+            .enumerate()
+            .map(|(t, searcher)| {
+                let range = range.clone();
+                scope.spawn(move || {
+                    range
+                        .filter(|k| k % threads == t)
+                        .map(|k| (k, one_board(tables, searcher, plan, seeds, k, open)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut all: Vec<(usize, Vec<Verdict>)> = parts.drain(..).flatten().collect();
+    all.sort_by_key(|(k, _)| *k);
+    all.into_iter().flat_map(|(_, v)| v).collect()
+}
+
+/// Board `index` of `seeds` seeds (several from one game): each one's first candidate store
+/// split, judged.
+fn one_board(
+    tables: &Tables,
+    searchers: &mut Searchers,
+    plan: &Plan,
+    seeds: u8,
+    index: usize,
+    open: &[bool; 6],
+) -> Vec<Verdict> {
+    let mut rng = Rng::derived(plan.seed, (u64::from(seeds) << 40) | index as u64);
+    let boards = match plan.boards {
+        Boards::Random => random_board(seeds, &mut rng).into_iter().collect(),
+        Boards::Games(nodes) => game_boards(&mut searchers.player, seeds, nodes, &mut rng),
+    };
+    boards
+        .iter()
+        .map(|board| {
+            judge_board(
+                tables,
+                &mut searchers.engine,
+                plan,
+                seeds,
+                board,
+                &mut rng,
+                open,
+            )
+        })
+        .collect()
+}
+
+/// The distinct boards (pits and side to move) of `seeds` seeds in one game of Krou against
+/// itself at `nodes` nodes a move, with random moves mixed in as `rng` says.
+fn game_boards(player: &mut Searcher, seeds: u8, nodes: u64, rng: &mut Rng) -> Vec<Position> {
+    let mut game = Game::new(Position::start(), judge::RULE);
+    let opening = 2 + rng.below(7);
+    let mut found: Vec<Position> = Vec::new();
+    player.clear();
+    while game.outcome().is_none() && game.moves().len() < 300 {
+        let position = *game.position();
+        let on_board = position.seeds_on_board();
+        if on_board < seeds {
+            break;
+        }
+        if on_board == seeds && !found.iter().any(|p| p.pits() == position.pits()) {
+            found.push(position);
+        }
+        let moves: Vec<Move> = game.legal_moves().collect();
+        let random = game.moves().len() < opening || rng.below(8) == 0;
+        let mv = if random {
+            moves.get(rng.below(moves.len())).copied()
+        } else {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            player
+                .search(&game, &limits, &Control::new(false), &mut |_| {})
+                .best
+        };
+        if mv.is_none_or(|mv| game.play(mv).is_err()) {
+            break;
+        }
+    }
+    found
+}
+
+/// A board's first candidate store split (from a random one on), judged.
+fn judge_board(
+    tables: &Tables,
+    searcher: &mut Searcher,
+    plan: &Plan,
+    seeds: u8,
+    board: &Position,
+    rng: &mut Rng,
+    open: &[bool; 6],
+) -> Verdict {
+    let Some(moves) = tables.moves(board) else {
+        return Verdict::Nothing;
+    };
+    let leads = feasible_leads(seeds);
+    let start = rng.below(leads.len());
+    for k in 0..leads.len() {
+        let lead = leads[(start + k) % leads.len()];
+        let Some(all) = moves
+            .iter()
+            .map(|m| quick_result(lead, m.bounds.lo, m.bounds.hi))
+            .collect::<Option<Vec<_>>>()
+        else {
+            continue;
+        };
+        let Some(best) = all.iter().copied().max() else {
+            return Verdict::Nothing;
+        };
+        let right = all.iter().filter(|&&r| r == best).count();
+        let Some(kind) = kind(best, right) else {
+            continue;
+        };
+        if !open[kind] || right == all.len() {
+            continue;
+        }
+        let Some(position) = with_lead(board, lead) else {
+            continue;
+        };
+        let Some(played) = engine_move(searcher, &position, plan.nodes) else {
+            return Verdict::Nothing;
+        };
+        let Some(index) = moves.iter().position(|m| m.mv == played) else {
+            return Verdict::Nothing;
+        };
+        if all[index] == best {
+            return Verdict::TooEasy;
+        }
+        // The slower check that quiet moves cannot bring the position back.
+        let Some(judgement) = judge::judge(tables, &position) else {
+            return Verdict::Unproven;
+        };
+        if judgement.result != Some(best) || judgement.best().len() != right {
+            return Verdict::Unproven;
+        }
+        let mut kept = entry(position, &judgement, seeds);
+        kept.comments.push((
+            1,
+            format!(
+                "Krou at {} nodes with tables 0-{} played {played}",
+                plan.nodes, plan.engine_seeds
+            ),
+        ));
+        return Verdict::Kept(Box::new(kept), kind);
+    }
+    Verdict::Nothing
+}
+
+/// The move Krou plays as a fresh engine would: a cleared hash, one thread, `nodes` nodes.
+pub fn engine_move(searcher: &mut Searcher, position: &Position, nodes: u64) -> Option<Move> {
+    searcher.clear();
+    let game = Game::new(*position, judge::RULE);
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    searcher
+        .search(&game, &limits, &Control::new(false), &mut |_| {})
+        .best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_kind_takes_more_than_half_a_seed_count() {
+        assert_eq!(cap(180), 90);
+        assert_eq!(cap(7), 4);
+    }
+
+    #[test]
+    fn kinds_count_three_or_more_right_moves_together() {
+        assert_eq!(kind(Result::Win, 1), Some(0));
+        assert_eq!(kind(Result::Draw, 5), Some(5));
+        assert_eq!(kind(Result::Loss, 1), None);
+    }
+}
