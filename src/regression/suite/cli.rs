@@ -1,6 +1,7 @@
 //! `krou suite run | make | check`: the command line.
 
-use super::cli_make::{self, CheckArgs, MakeCommand};
+use super::cli_hard;
+use super::cli_make::{self, CheckArgs};
 use super::engine::Setup;
 use super::files::{read_all, writable, write};
 use super::report::{self, Threshold};
@@ -24,6 +25,18 @@ pub enum SuiteCommand {
     },
     /// Check a proven suite's answers against the endgame tables.
     Check(CheckArgs),
+}
+
+/// `krou suite make …`.
+#[derive(clap::Subcommand, Debug)]
+pub enum MakeCommand {
+    /// Positions whose answers the endgame tables prove, kept where a shallow search fails.
+    Proven(cli_make::ProvenArgs),
+    /// Middle-game positions from self-play games, answered by a long search.
+    Search(cli_make::SearchArgs),
+    /// Positions beyond the engine's default tables, proven by larger ones, kept where the
+    /// engine as it plays (its default tables, a few thousand nodes) fails.
+    Hard(cli_hard::HardArgs),
 }
 
 /// `krou suite run`.
@@ -85,7 +98,7 @@ pub fn run(command: SuiteCommand) -> ExitCode {
         } => cli_make::make_searched(&args),
         SuiteCommand::Make {
             kind: MakeCommand::Hard(args),
-        } => super::cli_hard::make_hard(&args),
+        } => cli_hard::make_hard(&args),
         SuiteCommand::Check(args) => cli_make::check_suites(&args),
     };
     result.unwrap_or_else(|e| {

@@ -7,18 +7,6 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// `krou suite make …`.
-#[derive(clap::Subcommand, Debug)]
-pub enum MakeCommand {
-    /// Positions whose answers the endgame tables prove, kept where a shallow search fails.
-    Proven(ProvenArgs),
-    /// Middle-game positions from self-play games, answered by a long search.
-    Search(SearchArgs),
-    /// Positions beyond the engine's default tables, proven by larger ones, kept where the
-    /// engine as it plays (its default tables, a few thousand nodes) fails.
-    Hard(super::cli_hard::HardArgs),
-}
-
 /// `krou suite make proven`.
 #[derive(clap::Args, Debug)]
 pub struct ProvenArgs {
