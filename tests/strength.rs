@@ -286,3 +286,61 @@ fn level_errors_reports_fewer_and_smaller_mistakes_at_higher_levels() {
         "a lower level loses more seeds a move: {text}"
     );
 }
+
+/// What a search of each of a few 15–17-seed positions reports: the move, the tables hits
+/// and the last score, with `tables` (0 to that many seeds) and at `strength` or full strength.
+fn endgame_searches(
+    tables: &std::sync::Arc<krou::egdb::Tables>,
+    strength: Option<krou::search::Strength>,
+) -> Vec<(String, u64, String)> {
+    use krou::rules::{Game, GrandSlam, Position};
+    use krou::search::{Control, Limits, Searcher};
+    let diagrams = [
+        "2-1-0-3-1-2-1-2-0-1-1-1-17-16-S",
+        "1-0-2-2-1-3-0-1-2-1-2-1-15-17-N",
+        "3-2-1-0-2-1-2-1-1-0-2-1-19-13-S",
+        "0-2-1-1-3-1-1-2-0-2-1-3-14-17-N",
+    ];
+    let mut searcher = Searcher::default();
+    searcher.set_tables(Some(tables.clone()));
+    diagrams
+        .iter()
+        .map(|d| {
+            let position: Position = d.parse().expect("a diagram");
+            let game = Game::new(position, GrandSlam::NoCapture);
+            let limits = Limits {
+                depth: Some(8),
+                strength,
+                ..Limits::default()
+            };
+            searcher.clear();
+            let mut last = (0, String::new());
+            let found = searcher.search(&game, &limits, &Control::new(false), &mut |info| {
+                last = (info.tbhits, info.score.to_string());
+            });
+            let played = found.best.map(|m| m.to_string()).unwrap_or_default();
+            (played, last.0, last.1)
+        })
+        .collect()
+}
+
+#[test]
+fn a_level_plays_alike_whatever_tables_the_install_holds() {
+    // A level probes 0-12 only (what every install has at once): with 0-14 it plays and
+    // scores exactly as with 0-12, where full strength sees the larger tables.
+    use krou::egdb::Tables;
+    use krou::rules::GrandSlam;
+    use std::sync::Arc;
+    let large = Arc::new(Tables::build(GrandSlam::NoCapture, 14, 2));
+    let small = Arc::new(large.truncated(13));
+    let level = Some(krou::search::Strength { elo: 2925, seed: 4 });
+    assert_eq!(
+        endgame_searches(&small, level),
+        endgame_searches(&large, level)
+    );
+    assert_ne!(
+        endgame_searches(&small, None),
+        endgame_searches(&large, None),
+        "full strength uses the 13- and 14-seed tables"
+    );
+}

@@ -234,6 +234,11 @@ impl Searcher {
         } else {
             self.settings.threads.max(1)
         };
+        // A level probes only the tables every install has, so that it plays alike anywhere.
+        let level_tables = level
+            .and(self.tables.as_deref())
+            .map(|t| t.truncated(usize::from(Strength::TABLE_SEEDS) + 1));
+        let tables = level_tables.as_ref().or(self.tables.as_deref());
         let shared = Shared {
             table: self.table.view(),
             control,
@@ -241,10 +246,7 @@ impl Searcher {
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             filled: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             tbhits: AtomicU64::new(0),
-            tables: self
-                .tables
-                .as_deref()
-                .filter(|t| t.rule() == game.rule() && t.max_seeds().is_some()),
+            tables: tables.filter(|t| t.rule() == game.rule() && t.max_seeds().is_some()),
             rule: game.rule(),
             features: self.features,
             searching: (0..threads).map(|_| AtomicI32::new(0)).collect(),

@@ -87,6 +87,11 @@ impl Strength {
     pub const MIN_ELO: u32 = POINTS[0].elo;
     /// The highest rating a level has.
     pub const MAX_ELO: u32 = POINTS[POINTS.len() - 1].elo;
+    /// The largest endgame table a level probes: the ones an install has within seconds of its
+    /// first start (0–12 seeds). With 0–20 (the default set) `UCI_Elo` 1000 scored 60.5%
+    /// against `greedy` instead of the 53.5% it was named by, so a level would depend on what
+    /// an install happens to hold; capped, it plays the same moves with any tables.
+    pub const TABLE_SEEDS: u8 = 12;
 
     /// The level's play in `position` at ply `ply` of the game.
     pub fn level(self, position: &Position, ply: usize) -> Level {
