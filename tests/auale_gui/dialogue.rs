@@ -125,3 +125,27 @@ pub fn check(lines: &[String]) -> Result<BTreeMap<u32, Tally>, String> {
         .map(|(engine, state)| (engine, state.tally))
         .collect())
 }
+
+/// The legal moves of a person who gives seeds away, worst first: a move that neither captures
+/// nor ends the game before one that does, then by the most seeds the opponent's best reply
+/// captures, so that a game against any level ends soon by the opponent's store.
+pub fn giving_away(position: &Position) -> Vec<Move> {
+    let rule = GrandSlam::NoCapture;
+    let mut moves: Vec<(bool, u8, std::cmp::Reverse<u8>, Move)> = position
+        .legal_moves(rule)
+        .filter_map(|mv| {
+            let played = position.try_play(mv, rule).ok()?;
+            let next = played.position;
+            let reply = next
+                .legal_moves(rule)
+                .filter_map(|reply| next.try_play(reply, rule).ok())
+                .map(|answer| answer.captured)
+                .max()
+                .unwrap_or(0);
+            let ends = next.outcome(rule).is_some();
+            Some((ends, played.captured, std::cmp::Reverse(reply), mv))
+        })
+        .collect();
+    moves.sort_by_key(|&(ends, captured, reply, _)| (ends, captured, reply));
+    moves.into_iter().map(|(.., mv)| mv).collect()
+}

@@ -3,7 +3,8 @@
 //! an undo, a new match watched, the window closed. From the GUI's own log and the recorder's
 //! files: every engine move legal, every `go` answered by one `bestmove`, no warning from the
 //! GUI's protocol client, both engine processes gone after the close, the live transcripts and
-//! the ones `krou record --from-log` makes of the GUI's log replay green.
+//! the ones `krou record --from-log` makes of the GUI's log replay green. Then a whole game
+//! against a level set by `--option`, to its end.
 //!
 //! It needs an Aualé tree (`KROU_AUALE_DIR`), the system Python with GTK's bindings, Xvfb and
 //! xdotool, and skips saying which is missing; `.ci/run` installs them and sets
@@ -16,7 +17,7 @@ mod dialogue;
 mod display;
 mod log;
 
-use dialogue::{after, best_move, position_of};
+use dialogue::{after, best_move, giving_away, position_of};
 use display::{Screen, Window};
 use krou::rules::{GrandSlam, Move, Position, Side};
 use log::{Log, engine_line};
@@ -137,6 +138,8 @@ struct Gui {
     engines: Vec<u32>,
     /// Where the log was read up to.
     read: usize,
+    /// Whether the person plays the moves that give the most seeds away.
+    giving_away: bool,
 }
 
 impl Gui {
@@ -209,6 +212,7 @@ impl Gui {
             ponderer: None,
             engines: Vec::new(),
             read: 0,
+            giving_away: false,
         };
         assert_eq!(
             (gui.window.width, gui.window.height),
@@ -296,6 +300,7 @@ impl Gui {
     /// pit not yet sown (legal whatever the GUI's book played).
     fn candidates(&self, side: Side) -> Vec<Move> {
         match self.known {
+            Some(position) if self.giving_away => giving_away(&position),
             Some(position) => position.legal_moves(GrandSlam::NoCapture).collect(),
             None if side == Side::South => self.fresh.clone(),
             None => "abcdef"
@@ -350,6 +355,10 @@ impl Gui {
         let searched = position_of(&position.unwrap()).unwrap();
         self.known = best_move(&best).and_then(|mv| after(&searched, mv));
         self.searched = Some(searched);
+        if self.game_over() {
+            self.ponderer = None;
+            return Some(go.text);
+        }
         // The person's turn (its request may start a ponder).
         let turn = self.expect("the person's turn", |l| l == REQUEST);
         let requested = self.expect("the person's turn to be requested", |l| l == REQUESTED);
@@ -358,6 +367,12 @@ impl Gui {
             (l.sent && l.text == "go ponder").then_some(l.engine)
         });
         Some(go.text)
+    }
+
+    /// Whether the position on the board, if known, ends the game by the rules.
+    fn game_over(&self) -> bool {
+        self.known
+            .is_some_and(|position| position.outcome(GrandSlam::NoCapture).is_some())
     }
 
     /// One move of the person's and the computer's answer; gives the engine's `go`, if any.
@@ -615,7 +630,8 @@ fn the_auale_gui_plays_krou_at_every_level() {
         all_go.len()
     );
     // A person who wants an easier Krou sets a level on its command line: the GUI sends no
-    // option for it. Two engine moves at the GUI's Easy, then the close.
+    // option for it. One whole game at the GUI's Easy against UCI_Elo 1200, the person giving
+    // seeds away so that it ends within minutes, then the close.
     let limited = [
         "--option",
         "UCI_LimitStrength=true",
@@ -635,8 +651,32 @@ fn the_auale_gui_plays_krou_at_every_level() {
         });
         assert!(shown, "engine {engine} starts at UCI_Elo 1200");
     }
-    gui.play_until_engine_asked(0);
-    gui.play_until_engine_asked(0);
+    gui.giving_away = true;
+    let (mut turns, mut searched) = (0, 0);
+    while !gui.game_over() {
+        turns += 1;
+        assert!(
+            turns <= 100,
+            "the game against the level ends within 100 turns"
+        );
+        gui.person_moves(Side::South);
+        if gui.game_over() {
+            break;
+        }
+        if let Some(go) = gui.computer_moves() {
+            assert_eq!(go, LEVELS[0].1, "Easy sends its own go");
+            searched += 1;
+        }
+    }
+    let end = gui
+        .known
+        .and_then(|position| position.outcome(GrandSlam::NoCapture))
+        .unwrap();
+    assert_eq!(
+        end.winner(),
+        Some(Side::North),
+        "the level wins the game the person gives away: {end}"
+    );
     let right = gui.window.width;
     gui.screen.click(&gui.window, right - 34, 26);
     assert!(
@@ -645,11 +685,21 @@ fn the_auale_gui_plays_krou_at_every_level() {
     );
     let _ = gui.process.wait();
     let lines = gui.log.lines();
-    let tallies = dialogue::check(&lines).unwrap_or_else(|e| panic!("{e}"));
+    let last_move = lines
+        .iter()
+        .rposition(|line| engine_line(line).is_some_and(|l| l.text.starts_with("bestmove")))
+        .unwrap();
     assert!(
-        tallies.values().map(|t| t.bestmoves).sum::<usize>() >= 2,
-        "{tallies:?}"
+        !lines[last_move..].iter().any(|line| line == REQUEST),
+        "the GUI asks for no move once the game is over ({end})"
     );
+    let tallies = dialogue::check(&lines).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        tallies.values().map(|t| t.bestmoves).sum::<usize>(),
+        searched,
+        "one bestmove for each of the level's moves: {tallies:?}"
+    );
+    eprintln!("a whole game against UCI_Elo 1200: {turns} turns, {searched} searched, {end}");
     let output = replay(&files(&level_dir, "live-"), &limited);
     assert!(
         output.status.success(),
