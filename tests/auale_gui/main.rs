@@ -333,11 +333,15 @@ impl Gui {
         let start = self.read.saturating_sub(1);
         let requested = self.expect("the request to end", |l| l == REQUESTED);
         let lines = self.log.lines();
-        let asked = lines[start..requested].iter().find_map(|line| {
-            let l = engine_line(line)?;
-            (l.sent && l.text.starts_with("go") && !l.text.contains("ponder")).then_some(l)
-        });
-        let Some(go) = asked else {
+        let asked = lines[start..requested]
+            .iter()
+            .enumerate()
+            .find_map(|(i, line)| {
+                let l = engine_line(line)?;
+                (l.sent && l.text.starts_with("go") && !l.text.contains("ponder"))
+                    .then_some((start + i, l))
+            });
+        let Some((go_at, go)) = asked else {
             // The GUI's book answered: the position is not in the log.
             self.known = None;
             self.ponderer = None;
@@ -348,9 +352,13 @@ impl Gui {
             let l = engine_line(line)?;
             (l.engine == engine && l.sent && l.text.starts_with("position")).then_some(l.text)
         });
-        let best = self.expect("the engine's bestmove", |line| {
+        // A quick search's bestmove may come before the GUI logs the request's end.
+        let Some(best) = self.log.wait_for(go_at + 1, EVENT_WAIT, |line| {
             engine_line(line).is_some_and(|l| l.engine == engine && l.text.starts_with("bestmove"))
-        });
+        }) else {
+            self.fail("waited for the engine's bestmove")
+        };
+        self.read = self.read.max(best + 1);
         let best = engine_line(&self.log.lines()[best]).unwrap().text;
         let searched = position_of(&position.unwrap()).unwrap();
         self.known = best_move(&best).and_then(|mv| after(&searched, mv));
