@@ -336,3 +336,79 @@ fn an_engine_that_does_not_start_stops_the_run_before_the_first_position() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("does not start: no 'uciok'"), "{stderr}");
 }
+
+/// `scripts/suite-keep-solved` keeps the positions every run solved, with the note as `c1`
+/// before a trailing comment, and the comment lines; a suite it wrote reads back.
+#[test]
+fn keep_solved_keeps_what_every_run_solved() {
+    let dir = scratch("suite-keep-solved");
+    let file = suite(&dir);
+    let mut text_with_comment = text(&file);
+    text_with_comment.push_str(&format!("{START} bm A B C D E F; # no id; \"quoted; #\"\n"));
+    std::fs::write(&file, text_with_comment).expect("suite written");
+    let first = dir.join("first.txt");
+    let out = run(
+        &[
+            file.to_str().expect("utf-8"),
+            "--depth",
+            "1",
+            "--results",
+            first.to_str().expect("utf-8"),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", stdout(&out));
+    let second = dir.join("second.txt");
+    std::fs::write(
+        &second,
+        format!(
+            "# a run in which only \"any\" and the unnamed line were solved\n\
+             any\tA\tsolved\nnot A\tA\tfailed\nonly B\tA\tfailed\nc\tD\tfailed\n{}:7\tA\tsolved\n",
+            file.display()
+        ),
+    )
+    .expect("results written");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/suite-keep-solved");
+    let out = Command::new(&script)
+        .args(["--note", "held at two runs"])
+        .args([&file, &first, &second])
+        .output()
+        .expect("the script runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let kept = stdout(&out);
+    let lines: Vec<&str> = kept.lines().collect();
+    assert!(
+        lines[0].starts_with("# Kept by scripts/suite-keep-solved"),
+        "{kept}"
+    );
+    assert_eq!(lines[1], "# a small suite");
+    let positions: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect();
+    assert_eq!(
+        positions,
+        [
+            format!("{START} bm A B C D E F; id \"any\"; cat \"easy\"; c1 \"held at two runs\";"),
+            format!("{START} bm A B C D E F; c1 \"held at two runs\"; # no id; \"quoted; #\""),
+        ],
+        "{kept}"
+    );
+    let written = dir.join("kept.suite");
+    std::fs::write(&written, &kept).expect("kept suite written");
+    let out = run(&[written.to_str().expect("utf-8"), "--depth", "1"], &[]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(stdout(&out).contains("total"), "{}", stdout(&out));
+
+    let out = Command::new(&script)
+        .args([&file, &dir.join("missing.txt")])
+        .output()
+        .expect("the script runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.txt"));
+}
