@@ -198,3 +198,28 @@ fn make_hard_keeps_proven_positions_the_engine_as_it_plays_gets_wrong_and_resume
         String::from_utf8_lossy(&checked.stdout)
     );
 }
+
+#[test]
+fn make_hard_with_confirm_nodes_keeps_what_the_longer_search_fails_too() {
+    let (tables, dir) = tables();
+    let text = make_hard(
+        &dir.join("hard-confirmed.suite"),
+        &["--threads", "2", "--confirm-nodes", "1000"],
+    );
+    let suite = parse_text("hard-confirmed.suite", &text).expect("reads");
+    assert_eq!(suite.entries.len(), 3, "{text}");
+    let engine_tables = std::sync::Arc::new(tables.truncated(9));
+    for (_, entry) in &suite.entries {
+        let mut engine = krou::search::Searcher::default();
+        engine.set_tables(Some(engine_tables.clone()));
+        let played =
+            krou::regression::suite::make_hard::engine_move(&mut engine, &entry.position, 1000)
+                .expect("a move");
+        assert!(entry.avoid.contains(&played), "{entry}: played {played}");
+        let said = format!("{entry}");
+        assert!(
+            said.contains(&format!(", at 1000 nodes {played}")),
+            "{said}"
+        );
+    }
+}

@@ -46,6 +46,10 @@ pub struct HardArgs {
     /// Nodes the engine's search spends on a position; it must play a wrong move in them.
     #[arg(long, default_value_t = 10_000)]
     pub(super) nodes: u64,
+    /// Nodes of a second search, made only where the first played a wrong move, that must play
+    /// a wrong move too: keeps positions a timed search finds hard at a small cost.
+    #[arg(long, value_name = "NODES")]
+    pub(super) confirm_nodes: Option<u64>,
     /// The most boards tried per seed count.
     #[arg(long, default_value_t = 20_000_000)]
     pub(super) max_boards: usize,
@@ -92,6 +96,7 @@ pub(super) fn make_hard(args: &HardArgs) -> Result<ExitCode, String> {
         counts: counts.clone(),
         engine_seeds: args.engine_seeds,
         nodes: args.nodes,
+        confirm_nodes: args.confirm_nodes,
         max_boards: args.max_boards,
         batch: args.batch,
         threads: args.threads.unwrap_or_else(|| {

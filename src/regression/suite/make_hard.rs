@@ -4,7 +4,8 @@
 //! Boards are drawn as for `krou suite make proven` ([`super::make`]) and judged by the full
 //! tables (say 0–26 seeds), but a candidate is kept only when Krou's own search with the tables
 //! a fresh install has (0–20 seeds), one thread, a cleared hash of the engine's default size and
-//! a fixed node count (well under what 10 ms buys), plays a move outside `bm`. Positions are
+//! a fixed node count (well under what 10 ms buys), plays a move outside `bm`, and so does a
+//! longer search of the positions it fails when asked (`confirm_nodes`). Positions are
 //! of six kinds, won and drawn ones with one, two, or three or more right moves, and no kind
 //! takes more than half of a seed count, so that the suite is not all of one kind (Krou's
 //! mistakes are mostly in drawn positions with one right move).
@@ -48,6 +49,9 @@ pub struct Plan {
     pub engine_seeds: u8,
     /// Nodes the engine's search may spend on a position.
     pub nodes: u64,
+    /// Nodes of a second, longer search that must also play a wrong move (made only for the
+    /// positions the first one fails, so it costs little): `None` for none.
+    pub confirm_nodes: Option<u64>,
     /// The most boards tried for one seed count.
     pub max_boards: usize,
     /// Boards judged at once (the unit a stopped run resumes at).
@@ -360,14 +364,21 @@ fn judge_board(
         if judgement.result != Some(best) || judgement.best().len() != right {
             return Verdict::Unproven;
         }
+        let mut said = format!(
+            "Krou at {} nodes with tables 0-{} played {played}",
+            plan.nodes, plan.engine_seeds
+        );
+        if let Some(nodes) = plan.confirm_nodes {
+            let Some(again) = engine_move(searcher, &position, nodes) else {
+                return Verdict::Nothing;
+            };
+            if judgement.best().contains(&again) {
+                return Verdict::TooEasy;
+            }
+            said += &format!(", at {nodes} nodes {again}");
+        }
         let mut kept = entry(position, &judgement, seeds);
-        kept.comments.push((
-            1,
-            format!(
-                "Krou at {} nodes with tables 0-{} played {played}",
-                plan.nodes, plan.engine_seeds
-            ),
-        ));
+        kept.comments.push((1, said));
         return Verdict::Kept(Box::new(kept), kind);
     }
     Verdict::Nothing
