@@ -204,6 +204,7 @@ impl Earlier {
             if let Some(kind) = kind_of(entry) {
                 progress.kept[kind] += 1;
             }
+            progress.positions.insert(entry.position);
         }
         progress
     }

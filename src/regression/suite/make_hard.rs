@@ -10,6 +10,9 @@
 //! takes more than half of a seed count, so that the suite is not all of one kind (Krou's
 //! mistakes are mostly in drawn positions with one right move).
 //!
+//! Each board is tried with every store split (the side to move's lead), and a position
+//! reached again from another board is kept once.
+//!
 //! Board `k` of seed count `n` has a random stream of its own, so boards are judged in batches
 //! on several threads and a stopped run resumes at the first board of the batch it was in:
 //! [`make`] reports each batch's kept entries and the boards done so far, in board order, and
@@ -18,10 +21,11 @@
 use super::entry::Entry;
 use super::judge::{self, Result};
 use super::make::{entry, feasible_leads, quick_result, random_board, with_lead};
-use crate::egdb::Tables;
+use crate::egdb::{MoveBounds, Tables};
 use crate::referee::rng::Rng;
 use crate::rules::{Game, Move, Position};
 use crate::search::{Control, Limits, Searcher, Settings};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// The engine's default hash size (MiB): the filter searches as a fresh engine does.
@@ -80,6 +84,8 @@ pub struct Progress {
     pub kept: [usize; 6],
     /// Boards tried (always a whole number of batches, or the end).
     pub boards: usize,
+    /// The positions kept, so that one reached again from another board is not kept twice.
+    pub positions: HashSet<Position>,
 }
 
 /// Counters of a generation, for the log.
@@ -180,7 +186,10 @@ pub fn make(
                     }
                     Verdict::Kept(entry, kind) => {
                         tally.candidates += 1;
-                        if done.kept[kind] < cap && done.kept.iter().sum::<usize>() < count {
+                        if done.kept[kind] < cap
+                            && done.kept.iter().sum::<usize>() < count
+                            && done.positions.insert(entry.position)
+                        {
                             done.kept[kind] += 1;
                             tally.kept += 1;
                             kept.push((*entry, kind));
@@ -261,7 +270,7 @@ fn one_board(
     };
     boards
         .iter()
-        .map(|board| {
+        .flat_map(|board| {
             judge_board(
                 tables,
                 &mut searchers.engine,
@@ -311,7 +320,7 @@ fn game_boards(player: &mut Searcher, seeds: u8, nodes: u64, rng: &mut Rng) -> V
     found
 }
 
-/// A board's first candidate store split (from a random one on), judged.
+/// Every candidate store split of a board (from a random one on), judged.
 fn judge_board(
     tables: &Tables,
     searcher: &mut Searcher,
@@ -320,68 +329,79 @@ fn judge_board(
     board: &Position,
     rng: &mut Rng,
     open: &[bool; 6],
-) -> Verdict {
+) -> Vec<Verdict> {
     let Some(moves) = tables.moves(board) else {
-        return Verdict::Nothing;
+        return Vec::new();
     };
     let leads = feasible_leads(seeds);
     let start = rng.below(leads.len());
-    for k in 0..leads.len() {
-        let lead = leads[(start + k) % leads.len()];
-        let Some(all) = moves
-            .iter()
-            .map(|m| quick_result(lead, m.bounds.lo, m.bounds.hi))
-            .collect::<Option<Vec<_>>>()
-        else {
-            continue;
-        };
-        let Some(best) = all.iter().copied().max() else {
+    (0..leads.len())
+        .filter_map(|k| with_lead(board, leads[(start + k) % leads.len()]))
+        .map(|position| judge_split(tables, searcher, plan, &position, &moves, open))
+        .filter(|v| !matches!(v, Verdict::Nothing))
+        .collect()
+}
+
+/// One store split of a board (`moves`, the tables' bounds of its moves), judged.
+fn judge_split(
+    tables: &Tables,
+    searcher: &mut Searcher,
+    plan: &Plan,
+    position: &Position,
+    moves: &[MoveBounds],
+    open: &[bool; 6],
+) -> Verdict {
+    let side = position.side_to_move();
+    let lead = i32::from(position.store(side)) - i32::from(position.store(side.opponent()));
+    let Some(all) = moves
+        .iter()
+        .map(|m| quick_result(lead, m.bounds.lo, m.bounds.hi))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Verdict::Nothing;
+    };
+    let Some(best) = all.iter().copied().max() else {
+        return Verdict::Nothing;
+    };
+    let right = all.iter().filter(|&&r| r == best).count();
+    let Some(kind) = kind(best, right) else {
+        return Verdict::Nothing;
+    };
+    if !open[kind] || right == all.len() {
+        return Verdict::Nothing;
+    }
+    let Some(played) = engine_move(searcher, position, plan.nodes) else {
+        return Verdict::Nothing;
+    };
+    let Some(index) = moves.iter().position(|m| m.mv == played) else {
+        return Verdict::Nothing;
+    };
+    if all[index] == best {
+        return Verdict::TooEasy;
+    }
+    // The slower check that quiet moves cannot bring the position back.
+    let Some(judgement) = judge::judge(tables, position) else {
+        return Verdict::Unproven;
+    };
+    if judgement.result != Some(best) || judgement.best().len() != right {
+        return Verdict::Unproven;
+    }
+    let mut said = format!(
+        "Krou at {} nodes with tables 0-{} played {played}",
+        plan.nodes, plan.engine_seeds
+    );
+    if let Some(nodes) = plan.confirm_nodes {
+        let Some(again) = engine_move(searcher, position, nodes) else {
             return Verdict::Nothing;
         };
-        let right = all.iter().filter(|&&r| r == best).count();
-        let Some(kind) = kind(best, right) else {
-            continue;
-        };
-        if !open[kind] || right == all.len() {
-            continue;
-        }
-        let Some(position) = with_lead(board, lead) else {
-            continue;
-        };
-        let Some(played) = engine_move(searcher, &position, plan.nodes) else {
-            return Verdict::Nothing;
-        };
-        let Some(index) = moves.iter().position(|m| m.mv == played) else {
-            return Verdict::Nothing;
-        };
-        if all[index] == best {
+        if judgement.best().contains(&again) {
             return Verdict::TooEasy;
         }
-        // The slower check that quiet moves cannot bring the position back.
-        let Some(judgement) = judge::judge(tables, &position) else {
-            return Verdict::Unproven;
-        };
-        if judgement.result != Some(best) || judgement.best().len() != right {
-            return Verdict::Unproven;
-        }
-        let mut said = format!(
-            "Krou at {} nodes with tables 0-{} played {played}",
-            plan.nodes, plan.engine_seeds
-        );
-        if let Some(nodes) = plan.confirm_nodes {
-            let Some(again) = engine_move(searcher, &position, nodes) else {
-                return Verdict::Nothing;
-            };
-            if judgement.best().contains(&again) {
-                return Verdict::TooEasy;
-            }
-            said += &format!(", at {nodes} nodes {again}");
-        }
-        let mut kept = entry(position, &judgement, seeds);
-        kept.comments.push((1, said));
-        return Verdict::Kept(Box::new(kept), kind);
+        said += &format!(", at {nodes} nodes {again}");
     }
-    Verdict::Nothing
+    let mut kept = entry(*position, &judgement, position.seeds_on_board());
+    kept.comments.push((1, said));
+    Verdict::Kept(Box::new(kept), kind)
 }
 
 /// The move Krou plays as a fresh engine would: a cleared hash, one thread, `nodes` nodes.
