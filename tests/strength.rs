@@ -279,7 +279,7 @@ fn level_errors_reports_fewer_and_smaller_mistakes_at_higher_levels() {
         .collect();
     assert_eq!(rows.len(), 2, "{text}");
     let (low, high) = (&rows[0], &rows[1]);
-    assert_eq!((low[0], low[1], high[1]), (545.0, 220.0, 220.0), "{text}");
+    assert_eq!((low[0], low[1], high[1]), (545.0, 198.0, 198.0), "{text}");
     assert!(low[2] > high[2], "a lower level differs more often: {text}");
     assert!(
         low[3] > high[3],
