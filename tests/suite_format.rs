@@ -217,3 +217,37 @@ proptest! {
         let _ = parse_text("f", &format!("{line}\n{line}"));
     }
 }
+
+/// Every shipped suite reads, names its positions uniquely, and says where its answers come
+/// from; the hard suite's positions lie beyond the default tables (21 seeds or more), with the
+/// tables' verdict and the engine's wrong moves in its comments.
+#[test]
+fn the_shipped_suites_read_with_unique_ids_and_sources() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/suites");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/suites")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "suite"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "{files:?}");
+    for path in files {
+        let suite = krou::regression::suite::read_file(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(!suite.entries.is_empty(), "{}", path.display());
+        let mut ids = std::collections::HashSet::new();
+        for (line, e) in &suite.entries {
+            let id = e.id.clone().unwrap_or_else(|| format!("line {line}"));
+            assert!(ids.insert(id.clone()), "{}: {id} twice", path.display());
+            assert!(e.source.is_some(), "{}:{line}", path.display());
+            if path.ends_with("hard.suite") {
+                assert_eq!(e.source, Some(Source::Proven), "{}:{line}", path.display());
+                assert!(e.position.seeds_on_board() >= 21, "{}:{line}", path.display());
+                let said: String = e.comments.iter().map(|(_, c)| c.as_str()).collect();
+                assert!(said.contains("tables: "), "{}:{line}", path.display());
+                assert!(said.contains("Krou at "), "{}:{line}", path.display());
+            }
+        }
+    }
+}
