@@ -243,7 +243,11 @@ fn the_shipped_suites_read_with_unique_ids_and_sources() {
             assert!(e.source.is_some(), "{}:{line}", path.display());
             if path.ends_with("hard.suite") {
                 assert_eq!(e.source, Some(Source::Proven), "{}:{line}", path.display());
-                assert!(e.position.seeds_on_board() >= 21, "{}:{line}", path.display());
+                assert!(
+                    e.position.seeds_on_board() >= 21,
+                    "{}:{line}",
+                    path.display()
+                );
                 let said: String = e.comments.iter().map(|(_, c)| c.as_str()).collect();
                 assert!(said.contains("tables: "), "{}:{line}", path.display());
                 assert!(said.contains("Krou at "), "{}:{line}", path.display());
