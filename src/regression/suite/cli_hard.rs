@@ -175,7 +175,8 @@ fn file_header() -> String {
         &format!("krou suite make hard {}", super::cli_make::command_line()),
         &[
             "Proven by the endgame tables (the game's result); kept where Krou's search with the",
-            "engine's default tables, one thread, at the given nodes, plays a move outside bm.",
+            "engine's default tables, one thread, at --nodes (and again at --confirm-nodes when",
+            "given), plays a move outside bm.",
             "Check: krou suite check FILE --dir <tables to --to seeds>",
         ],
     )

@@ -3,9 +3,9 @@
 //!
 //! Boards are drawn as for `krou suite make proven` ([`super::make`]) and judged by the full
 //! tables (say 0–26 seeds), but a candidate is kept only when Krou's own search with the tables
-//! a fresh install has (0–20 seeds), one thread, a cleared hash of the engine's default size and
-//! a fixed node count (well under what 10 ms buys), plays a move outside `bm`, and so does a
-//! longer search of the positions it fails when asked (`confirm_nodes`). Positions are
+//! a fresh install has (0–20 seeds), one thread, a cleared hash and a fixed node count (well
+//! under what 10 ms buys), plays a move outside `bm`, and so does a longer search with the
+//! engine's default hash size, when asked (`confirm_nodes`). Positions are
 //! of six kinds, won and drawn ones with one, two, or three or more right moves, and no kind
 //! takes more than half of a seed count, so that the suite is not all of one kind (Krou's
 //! mistakes are mostly in drawn positions with one right move).
@@ -28,8 +28,13 @@ use crate::search::{Control, Limits, Searcher, Settings};
 use std::collections::HashSet;
 use std::sync::Arc;
 
-/// The engine's default hash size (MiB): the filter searches as a fresh engine does.
+/// The engine's default hash size (MiB): the confirming search runs as a fresh engine does.
 const ENGINE_HASH_MIB: usize = 16;
+
+/// The first filter's hash size (MiB). Clearing the default 16 MiB before each of millions of
+/// short searches took half of the generator's time; a search of a few thousand nodes leaves
+/// 1 MiB (65,536 slots) nearly empty, so it finds the entries the default size would.
+const QUICK_HASH_MIB: usize = 1;
 
 /// The kinds a seed count's positions are spread over: the result kept, and how many moves
 /// keep it (1, 2, or 3 or more).
@@ -82,7 +87,7 @@ pub enum Boards {
 pub struct Progress {
     /// Kept positions per kind, in the order of [`KINDS`].
     pub kept: [usize; 6],
-    /// Boards tried (always a whole number of batches, or the end).
+    /// Boards tried: boards `0..boards` are done, and a resumed run starts at `boards`.
     pub boards: usize,
     /// The positions kept, so that one reached again from another board is not kept twice.
     pub positions: HashSet<Position>,
@@ -117,29 +122,40 @@ pub fn kind(result: Result, right: usize) -> Option<usize> {
 /// progress so far.
 pub type Sink<'a> = dyn FnMut(u8, &[(Entry, usize)], &Progress) + 'a;
 
+/// The engine under test on one thread: a small hash for the first, short search, and the
+/// default one for the confirming search.
+struct Engine {
+    quick: Searcher,
+    full: Searcher,
+}
+
 /// One thread's searchers: the engine under test, and the player of the games boards come from.
 struct Searchers {
-    engine: Searcher,
+    engine: Engine,
     player: Searcher,
 }
 
 impl Searchers {
     fn new(engine_tables: &Arc<Tables>) -> Searchers {
-        let mut engine = Searcher::new(Settings {
-            hash_mib: ENGINE_HASH_MIB,
-            threads: 1,
-        });
-        engine.set_tables(Some(engine_tables.clone()));
-        let mut player = Searcher::new(Settings {
-            hash_mib: 1,
-            threads: 1,
-        });
-        player.set_tables(Some(engine_tables.clone()));
-        Searchers { engine, player }
+        let with_tables = |hash_mib| {
+            let mut searcher = Searcher::new(Settings {
+                hash_mib,
+                threads: 1,
+            });
+            searcher.set_tables(Some(engine_tables.clone()));
+            searcher
+        };
+        Searchers {
+            engine: Engine {
+                quick: with_tables(QUICK_HASH_MIB),
+                full: with_tables(ENGINE_HASH_MIB),
+            },
+            player: with_tables(1),
+        }
     }
 }
 
-/// A board's verdict: the entry it gives and its kind, or why not.
+/// A store split's verdict: the entry it gives and its kind, or why not.
 enum Verdict {
     Nothing,
     TooEasy,
@@ -253,8 +269,8 @@ fn judge_batch(
     all.into_iter().flat_map(|(_, v)| v).collect()
 }
 
-/// Board `index` of `seeds` seeds (several from one game): each one's first candidate store
-/// split, judged.
+/// The boards of index `index` of `seeds` seeds (several from one game): every candidate store
+/// split of each, judged.
 fn one_board(
     tables: &Tables,
     searchers: &mut Searchers,
@@ -323,7 +339,7 @@ fn game_boards(player: &mut Searcher, seeds: u8, nodes: u64, rng: &mut Rng) -> V
 /// Every candidate store split of a board (from a random one on), judged.
 fn judge_board(
     tables: &Tables,
-    searcher: &mut Searcher,
+    engine: &mut Engine,
     plan: &Plan,
     seeds: u8,
     board: &Position,
@@ -337,15 +353,16 @@ fn judge_board(
     let start = rng.below(leads.len());
     (0..leads.len())
         .filter_map(|k| with_lead(board, leads[(start + k) % leads.len()]))
-        .map(|position| judge_split(tables, searcher, plan, &position, &moves, open))
+        .map(|position| judge_split(tables, engine, plan, &position, &moves, open))
         .filter(|v| !matches!(v, Verdict::Nothing))
         .collect()
 }
 
-/// One store split of a board (`moves`, the tables' bounds of its moves), judged.
+/// One store split of a board (`moves`, the tables' bounds of its moves), judged: by the short
+/// search, then, if it fails, by the confirming one.
 fn judge_split(
     tables: &Tables,
-    searcher: &mut Searcher,
+    engine: &mut Engine,
     plan: &Plan,
     position: &Position,
     moves: &[MoveBounds],
@@ -370,7 +387,7 @@ fn judge_split(
     if !open[kind] || right == all.len() {
         return Verdict::Nothing;
     }
-    let Some(played) = engine_move(searcher, position, plan.nodes) else {
+    let Some(played) = engine_move(&mut engine.quick, position, plan.nodes) else {
         return Verdict::Nothing;
     };
     let Some(index) = moves.iter().position(|m| m.mv == played) else {
@@ -391,7 +408,7 @@ fn judge_split(
         plan.nodes, plan.engine_seeds
     );
     if let Some(nodes) = plan.confirm_nodes {
-        let Some(again) = engine_move(searcher, position, nodes) else {
+        let Some(again) = engine_move(&mut engine.full, position, nodes) else {
             return Verdict::Nothing;
         };
         if judgement.best().contains(&again) {
@@ -404,7 +421,8 @@ fn judge_split(
     Verdict::Kept(Box::new(kept), kind)
 }
 
-/// The move Krou plays as a fresh engine would: a cleared hash, one thread, `nodes` nodes.
+/// The move Krou plays as a fresh engine would, with `searcher`'s hash: cleared, one thread,
+/// `nodes` nodes.
 pub fn engine_move(searcher: &mut Searcher, position: &Position, nodes: u64) -> Option<Move> {
     searcher.clear();
     let game = Game::new(*position, judge::RULE);
