@@ -412,3 +412,73 @@ fn keep_solved_keeps_what_every_run_solved() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.txt"));
 }
+
+#[test]
+fn keep_solved_reads_ids_outside_strings_and_prints_nothing_on_an_error() {
+    let dir = scratch("suite-keep-solved-strings");
+    let file = dir.join("strings.suite");
+    std::fs::write(
+        &file,
+        format!(
+            "{START} bm A; c0 \"not id \\\"fake\\\"\"; id \"real\";\n\
+             {START} bm B; c0 \"c1 \\\"inside\\\"\";\n\
+             {START} bm C; id \"dropped\"; # id \"also fake\"\n\
+             {START} bm D; c1 \"already\";\n"
+        ),
+    )
+    .expect("suite written");
+    // A name with '=' that awk would otherwise take for an assignment.
+    let results = dir.join("run=1.txt");
+    std::fs::write(
+        &results,
+        format!(
+            "real\tA\tsolved\nfake\tA\tfailed\n{f}:2\tB\tsolved\ndropped\tA\tfailed\n{f}:4\tD\tsolved\n",
+            f = file.display()
+        ),
+    )
+    .expect("results written");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/suite-keep-solved");
+    let out = Command::new(&script)
+        .current_dir(&dir)
+        .args(["strings.suite", "run=1.txt"])
+        .output()
+        .expect("the script runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // Lines without an id are named by the path as given, so only "real" matches here.
+    assert!(stderr.contains("kept 1, dropped 3"), "{stderr}");
+
+    let out = Command::new(&script)
+        .args([&file, &results])
+        .output()
+        .expect("the script runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("kept 3, dropped 1"), "{stderr}");
+    let kept: Vec<String> = stdout(&out).lines().skip(1).map(String::from).collect();
+    assert_eq!(kept.len(), 3, "{kept:?}");
+    assert!(kept[0].contains("id \"real\""), "{kept:?}");
+    assert!(kept[1].contains("bm B"), "{kept:?}");
+    assert!(kept[2].contains("bm D"), "{kept:?}");
+
+    // With a note, the line that has a c1 already stops the script before it prints.
+    let out = Command::new(&script)
+        .args([
+            "--note".as_ref(),
+            "held".as_ref(),
+            file.as_os_str(),
+            results.as_os_str(),
+        ])
+        .output()
+        .expect("the script runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(":4 already has a c1"));
+
+    let out = Command::new(&script)
+        .arg("--note")
+        .output()
+        .expect("the script runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--note needs a value"));
+}
