@@ -32,6 +32,9 @@ const SOFT_CAP: f64 = 0.4;
 const HARD_OVER_SOFT: f64 = 4.0;
 /// … and at most this fraction of the usable clock.
 const HARD_CAP: f64 = 0.7;
+/// `go movetime`: at most this fraction (one over it) of the movetime is kept back for the
+/// overhead (an SPRT at `st=0.002` against a half, see docs/search.md).
+const MOVETIME_KEPT_DIVISOR: u32 = 8;
 /// With `movestogo 1` the clock is renewed after this move: spend this fraction of it.
 const LAST_MOVE_SHARE: f64 = 0.9;
 /// A new iteration takes several times the last: none starts after this fraction of the soft
@@ -97,9 +100,11 @@ impl TimeManager {
             (None, None)
         } else if let Some(movetime) = limits.movetime {
             // `movetime` asks for exactly that time: no soft limit, the hard one ends it. The
-            // overhead is kept back, but never more than half of it: `go movetime 10` with
-            // the default 10 ms overhead still searches 5 ms, not nothing.
-            let kept = limits.overhead.min(movetime / 2);
+            // overhead is kept back, but never more than an eighth of it: a client that asks
+            // for 2 ms cannot mean to wait 10 ms for the pipe, and Krou answers about 0.15 ms
+            // after its hard limit (median, idle machine), so `go movetime 2` searches 1.75 ms
+            // and `go movetime 10` 8.75 ms; from 80 ms on the whole overhead is kept.
+            let kept = limits.overhead.min(movetime / MOVETIME_KEPT_DIVISOR);
             (None, Some(movetime - kept))
         } else if let Some(clock) = &limits.clock {
             let (soft, hard) = clock_limits(clock, limits.overhead, plan);
@@ -227,7 +232,7 @@ mod tests {
     }
 
     #[test]
-    fn movetime_keeps_the_overhead_up_to_half_and_infinite_has_no_limit() {
+    fn movetime_keeps_the_overhead_up_to_an_eighth_and_infinite_has_no_limit() {
         let limits = Limits {
             movetime: Some(Duration::from_millis(1000)),
             overhead: Duration::from_millis(10),
@@ -248,8 +253,8 @@ mod tests {
             );
             assert_eq!(
                 TimeManager::new(&short, plan).limits().1,
-                Some(Duration::from_millis(5)),
-                "at most half of a short movetime is kept back"
+                Some(Duration::from_micros(8750)),
+                "at most an eighth of a short movetime is kept back"
             );
             assert_eq!(TimeManager::new(&infinite, plan).limits(), (None, None));
         }
