@@ -204,22 +204,48 @@ fn make_hard_with_confirm_nodes_keeps_what_the_longer_search_fails_too() {
     let (tables, dir) = tables();
     let text = make_hard(
         &dir.join("hard-confirmed.suite"),
-        &["--threads", "2", "--confirm-nodes", "1000"],
+        // A bound, so that a generator that stopped finding positions fails rather than runs
+        // on through its default 20 million boards.
+        &[
+            "--threads",
+            "2",
+            "--confirm-nodes",
+            "1000",
+            "--max-boards",
+            "20000",
+        ],
     );
     let suite = parse_text("hard-confirmed.suite", &text).expect("reads");
     assert_eq!(suite.entries.len(), 3, "{text}");
     let engine_tables = std::sync::Arc::new(tables.truncated(9));
+    let engine = |hash_mib| {
+        let mut searcher = krou::search::Searcher::new(krou::search::Settings {
+            hash_mib,
+            threads: 1,
+        });
+        searcher.set_tables(Some(engine_tables.clone()));
+        searcher
+    };
     for (_, entry) in &suite.entries {
-        let mut engine = krou::search::Searcher::default();
-        engine.set_tables(Some(engine_tables.clone()));
-        let played =
-            krou::regression::suite::make_hard::engine_move(&mut engine, &entry.position, 1000)
-                .expect("a move");
-        assert!(entry.avoid.contains(&played), "{entry}: played {played}");
+        // Both searches, as the generator made them: 300 nodes with its small hash, then
+        // 1000 with the engine's default one; each plays a move to avoid.
         let said = format!("{entry}");
-        assert!(
-            said.contains(&format!(", at 1000 nodes {played}")),
-            "{said}"
-        );
+        let searches = [
+            (1, 300, "Krou at 300 nodes with tables 0-8 played "),
+            (16, 1000, ", at 1000 nodes "),
+        ];
+        for (hash_mib, nodes, says) in searches {
+            let played = krou::regression::suite::make_hard::engine_move(
+                &mut engine(hash_mib),
+                &entry.position,
+                nodes,
+            )
+            .expect("a move");
+            assert!(
+                entry.avoid.contains(&played),
+                "{entry}: played {played} at {nodes}"
+            );
+            assert!(said.contains(&format!("{says}{played}")), "{said}");
+        }
     }
 }
