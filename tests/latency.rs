@@ -7,6 +7,8 @@
 //! - exit after `quit` and after the end of input, both during `go infinite`.
 //! - `recorder`: the `isready`/`readyok` round trip through `krou record` against the same
 //!   engine without it, alternately (idle and during a search): what the recorder adds.
+//! - `movetime_use`: how much of a short `go movetime` (2, 5, 10 ms) is searched, and how many
+//!   answers come after it.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -179,4 +181,91 @@ fn recorder() {
         engine.wait_exit();
     }
     let _ = std::fs::remove_file(&out);
+}
+
+/// Positions from 20 games of random legal moves (a fixed stream), plies 8, 14, 20, … up to
+/// 80 of each: `position startpos moves …` lines.
+fn random_game_positions() -> Vec<String> {
+    use krou::rules::{Game, GrandSlam, Position};
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |below: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize % below
+    };
+    let mut lines = Vec::new();
+    for _ in 0..20 {
+        let mut game = Game::new(Position::start(), GrandSlam::NoCapture);
+        let mut moves: Vec<String> = Vec::new();
+        while moves.len() < 80 && game.outcome().is_none() {
+            let legal: Vec<_> = game.legal_moves().collect();
+            let mv = legal[next(legal.len())];
+            game.play(mv).expect("a legal move");
+            moves.push(mv.to_string());
+            if moves.len() >= 8 && (moves.len() - 8) % 6 == 0 && game.outcome().is_none() {
+                lines.push(format!("position startpos moves {}", moves.join(" ")));
+            }
+        }
+    }
+    lines
+}
+
+/// How much of a short `go movetime` Krou uses: for 2, 5 and 10 ms, the wall time from sending
+/// `go` to reading `bestmove` (median, and as a share of the movetime), how many answers came
+/// after the movetime, and over 0.5 ms after it, the latest, and the median nodes of the last
+/// `info`.
+#[test]
+#[ignore = "a benchmark: run with --ignored --nocapture"]
+fn movetime_use() {
+    let positions = random_game_positions();
+    let mut engine = Engine::start();
+    engine.send("uci");
+    engine.wait_for("uciok");
+    engine.send("isready");
+    engine.wait_for("readyok");
+    for movetime in [2u64, 5, 10] {
+        let mut walls = Vec::new();
+        let mut nodes = Vec::new();
+        for position in &positions {
+            engine.send(position);
+            let sent = Instant::now();
+            engine.send(&format!("go movetime {movetime}"));
+            let mut line = String::new();
+            let mut last_nodes = None;
+            loop {
+                line.clear();
+                let n = engine.output.read_line(&mut line).expect("engine writes");
+                assert!(n > 0, "the engine closed its output");
+                let words: Vec<&str> = line.split_whitespace().collect();
+                if let Some(at) = words.iter().position(|&w| w == "nodes") {
+                    last_nodes = words.get(at + 1).and_then(|n| n.parse::<u64>().ok());
+                }
+                if line.starts_with("bestmove") {
+                    break;
+                }
+            }
+            walls.push(sent.elapsed());
+            nodes.extend(last_nodes);
+        }
+        let limit = Duration::from_millis(movetime);
+        let late = walls.iter().filter(|&&w| w > limit).count();
+        let later = walls
+            .iter()
+            .filter(|&&w| w > limit + Duration::from_micros(500))
+            .count();
+        walls.sort();
+        nodes.sort_unstable();
+        let median = walls[walls.len() / 2];
+        println!(
+            "go movetime {movetime:<2}  n={} wall median {:.2} ms ({:.0}% of it), {late} after it, {later} over 0.5 ms after (latest {:.2} ms), nodes median {}",
+            walls.len(),
+            median.as_secs_f64() * 1000.0,
+            100.0 * median.as_secs_f64() / limit.as_secs_f64(),
+            walls[walls.len() - 1].as_secs_f64() * 1000.0,
+            nodes.get(nodes.len() / 2).copied().unwrap_or(0),
+        );
+    }
+    engine.send("quit");
+    engine.wait_exit();
 }
