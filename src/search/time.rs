@@ -33,7 +33,8 @@ const HARD_OVER_SOFT: f64 = 4.0;
 /// … and at most this fraction of the usable clock.
 const HARD_CAP: f64 = 0.7;
 /// `go movetime`: at most this fraction (one over it) of the movetime is kept back for the
-/// overhead (an SPRT at `st=0.002` against a half, see docs/search.md).
+/// overhead (SPRTs at `st=0.002` against a quarter and at `st=0.01` against a half, see
+/// docs/search.md).
 const MOVETIME_KEPT_DIVISOR: u32 = 8;
 /// With `movestogo 1` the clock is renewed after this move: spend this fraction of it.
 const LAST_MOVE_SHARE: f64 = 0.9;
@@ -103,7 +104,8 @@ impl TimeManager {
             // overhead is kept back, but never more than an eighth of it: a client that asks
             // for 2 ms cannot mean to wait 10 ms for the pipe, and Krou answers about 0.15 ms
             // after its hard limit (median, idle machine), so `go movetime 2` searches 1.75 ms
-            // and `go movetime 10` 8.75 ms; from 80 ms on the whole overhead is kept.
+            // and `go movetime 10` 8.75 ms; from 8 overheads on (80 ms at the default 10 ms)
+            // the whole overhead is kept.
             let kept = limits.overhead.min(movetime / MOVETIME_KEPT_DIVISOR);
             (None, Some(movetime - kept))
         } else if let Some(clock) = &limits.clock {
