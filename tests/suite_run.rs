@@ -420,24 +420,44 @@ fn keep_solved_reads_ids_outside_strings_and_prints_nothing_on_an_error() {
     std::fs::write(
         &file,
         format!(
-            "{START} bm A; c0 \"not id \\\"fake\\\"\"; id \"real\";\n\
-             {START} bm B; c0 \"c1 \\\"inside\\\"\";\n\
-             {START} bm C; id \"dropped\"; # id \"also fake\"\n\
-             {START} bm D; c1 \"already\";\n"
+            "{START} bm A; c0 \"say id \"; id \"real\";\n\
+             {START} bm B; c0 \"x c1 \";\n\
+             {START} bm C; # id \"x\"\n\
+             {START} bm D; c1 \"already\";\n\
+             {START} bm E; id \"twice\";\n"
         ),
     )
     .expect("suite written");
-    // A name with '=' that awk would otherwise take for an assignment.
+    // A name with '=' that awk would otherwise take for an assignment; "twice" is listed twice
+    // and still counts as one run's.
     let results = dir.join("run=1.txt");
     std::fs::write(
         &results,
         format!(
-            "real\tA\tsolved\nfake\tA\tfailed\n{f}:2\tB\tsolved\ndropped\tA\tfailed\n{f}:4\tD\tsolved\n",
+            "real\tA\tsolved\n{f}:2\tB\tsolved\nx\tC\tsolved\n{f}:4\tD\tsolved\n\
+             twice\tE\tsolved\ntwice\tE\tsolved\n",
             f = file.display()
         ),
     )
     .expect("results written");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/suite-keep-solved");
+    let out = Command::new(&script)
+        .args([&file, &results])
+        .output()
+        .expect("the script runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("kept 4, dropped 1"), "{stderr}");
+    let kept: Vec<String> = stdout(&out).lines().skip(1).map(String::from).collect();
+    let moves: Vec<&str> = kept
+        .iter()
+        .filter_map(|l| l.split("bm ").nth(1)?.get(..1))
+        .collect();
+    // The 'id' inside the first line's c0 and the one after the third line's '#' are not ids.
+    assert_eq!(moves, ["A", "B", "D", "E"], "{kept:?}");
+
+    // Lines without an id are named by the path as given, so from the directory only "real"
+    // and "twice" match.
     let out = Command::new(&script)
         .current_dir(&dir)
         .args(["strings.suite", "run=1.txt"])
@@ -445,23 +465,9 @@ fn keep_solved_reads_ids_outside_strings_and_prints_nothing_on_an_error() {
         .expect("the script runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    // Lines without an id are named by the path as given, so only "real" matches here.
-    assert!(stderr.contains("kept 1, dropped 3"), "{stderr}");
+    assert!(stderr.contains("kept 2, dropped 3"), "{stderr}");
 
-    let out = Command::new(&script)
-        .args([&file, &results])
-        .output()
-        .expect("the script runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("kept 3, dropped 1"), "{stderr}");
-    let kept: Vec<String> = stdout(&out).lines().skip(1).map(String::from).collect();
-    assert_eq!(kept.len(), 3, "{kept:?}");
-    assert!(kept[0].contains("id \"real\""), "{kept:?}");
-    assert!(kept[1].contains("bm B"), "{kept:?}");
-    assert!(kept[2].contains("bm D"), "{kept:?}");
-
-    // With a note, the line that has a c1 already stops the script before it prints.
+    // With a note, the line that has a c1 stops the script before it prints anything.
     let out = Command::new(&script)
         .args([
             "--note".as_ref(),
@@ -475,10 +481,54 @@ fn keep_solved_reads_ids_outside_strings_and_prints_nothing_on_an_error() {
     assert!(out.stdout.is_empty(), "{}", stdout(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains(":4 already has a c1"));
 
+    // A 'c1' inside a string is no c1: the note is added after the last operation.
+    let noted = dir.join("noted.suite");
+    std::fs::write(&noted, format!("{START} bm B; c0 \"x c1 \"; id \"b\";\n")).expect("written");
     let out = Command::new(&script)
-        .arg("--note")
+        .args([
+            "--note".as_ref(),
+            "held".as_ref(),
+            noted.as_os_str(),
+            results.as_os_str(),
+        ])
         .output()
         .expect("the script runs");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--note needs a value"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout(&out).lines().count(),
+        1,
+        "only the first line: b was not solved"
+    );
+    std::fs::write(&results, "b\tB\tsolved\n").expect("results written");
+    let out = Command::new(&script)
+        .args([
+            "--note".as_ref(),
+            "held".as_ref(),
+            noted.as_os_str(),
+            results.as_os_str(),
+        ])
+        .output()
+        .expect("the script runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout(&out).lines().nth(1),
+        Some(format!("{START} bm B; c0 \"x c1 \"; id \"b\"; c1 \"held\";").as_str())
+    );
+
+    for missing in [&["--note"][..], &["--note", ""][..]] {
+        let out = Command::new(&script)
+            .args(missing)
+            .output()
+            .expect("the script runs");
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--note needs a value"));
+    }
 }

@@ -163,7 +163,12 @@ fn make_hard(out: &Path, extra: &[&str]) -> String {
 #[test]
 fn make_hard_keeps_proven_positions_the_engine_as_it_plays_gets_wrong_and_resumes() {
     let (tables, dir) = tables();
-    let whole = make_hard(&dir.join("hard-2.suite"), &["--threads", "2"]);
+    // --max-boards: a generator that stopped finding positions fails rather than runs on.
+    let bound = ["--max-boards", "20000"];
+    let whole = make_hard(
+        &dir.join("hard-2.suite"),
+        &[&["--threads", "2"][..], &bound].concat(),
+    );
     let suite = parse_text("hard-2.suite", &whole).expect("reads");
     assert_eq!(suite.entries.len(), 3, "{whole}");
     let engine_tables = std::sync::Arc::new(tables.truncated(9));
@@ -173,7 +178,11 @@ fn make_hard_keeps_proven_positions_the_engine_as_it_plays_gets_wrong_and_resume
             (j.best(), j.avoid()),
             (entry.best.clone(), entry.avoid.clone())
         );
-        let mut engine = krou::search::Searcher::default();
+        // The generator's first search: a 1 MiB hash at this node count.
+        let mut engine = krou::search::Searcher::new(krou::search::Settings {
+            hash_mib: 1,
+            threads: 1,
+        });
         engine.set_tables(Some(engine_tables.clone()));
         let played =
             krou::regression::suite::make_hard::engine_move(&mut engine, &entry.position, 300)
@@ -184,7 +193,10 @@ fn make_hard_keeps_proven_positions_the_engine_as_it_plays_gets_wrong_and_resume
     let resumed = dir.join("hard-resumed.suite");
     let partial = make_hard(&resumed, &["--threads", "1", "--max-boards", "16"]);
     assert!(partial.contains("# hard 13 seeds: 16 boards"), "{partial}");
-    assert_eq!(make_hard(&resumed, &["--threads", "1"]), whole);
+    assert_eq!(
+        make_hard(&resumed, &[&["--threads", "1"][..], &bound].concat()),
+        whole
+    );
     let checked = Command::new(env!("CARGO_BIN_EXE_krou"))
         .args(["suite", "check"])
         .arg(&resumed)

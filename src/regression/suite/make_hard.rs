@@ -31,10 +31,15 @@ use std::sync::Arc;
 /// The engine's default hash size (MiB): the confirming search runs as a fresh engine does.
 const ENGINE_HASH_MIB: usize = 16;
 
-/// The first filter's hash size (MiB). Clearing the default 16 MiB before each of millions of
-/// short searches took half of the generator's time; a search of a few thousand nodes leaves
-/// 1 MiB (65,536 slots) nearly empty, so it finds the entries the default size would.
+/// The first filter's hash size (MiB) for searches of at most [`QUICK_HASH_NODES`] nodes.
+/// Clearing the default 16 MiB before each of millions of short searches took half of the
+/// generator's time; a search of a few thousand nodes leaves 1 MiB (65,536 slots in buckets of
+/// four) nearly empty, so it finds the entries the default size would.
 const QUICK_HASH_MIB: usize = 1;
+
+/// The most nodes a first search may have and still get the small hash; a longer one gets the
+/// default size.
+const QUICK_HASH_NODES: u64 = 5_000;
 
 /// The kinds a seed count's positions are spread over: the result kept, and how many moves
 /// keep it (1, 2, or 3 or more).
@@ -122,8 +127,8 @@ pub fn kind(result: Result, right: usize) -> Option<usize> {
 /// progress so far.
 pub type Sink<'a> = dyn FnMut(u8, &[(Entry, usize)], &Progress) + 'a;
 
-/// The engine under test on one thread: a small hash for the first, short search, and the
-/// default one for the confirming search.
+/// The engine under test on one thread: the first search's (a small hash when it is short),
+/// and the confirming search's (the default hash).
 struct Engine {
     quick: Searcher,
     full: Searcher,
@@ -136,7 +141,7 @@ struct Searchers {
 }
 
 impl Searchers {
-    fn new(engine_tables: &Arc<Tables>) -> Searchers {
+    fn new(engine_tables: &Arc<Tables>, first_nodes: u64) -> Searchers {
         let with_tables = |hash_mib| {
             let mut searcher = Searcher::new(Settings {
                 hash_mib,
@@ -147,7 +152,11 @@ impl Searchers {
         };
         Searchers {
             engine: Engine {
-                quick: with_tables(QUICK_HASH_MIB),
+                quick: with_tables(if first_nodes <= QUICK_HASH_NODES {
+                    QUICK_HASH_MIB
+                } else {
+                    ENGINE_HASH_MIB
+                }),
                 full: with_tables(ENGINE_HASH_MIB),
             },
             player: with_tables(1),
@@ -178,7 +187,7 @@ pub fn make(
     let engine_tables = Arc::new(tables.truncated(usize::from(plan.engine_seeds) + 1));
     let threads = plan.threads.max(1);
     let mut searchers: Vec<Searchers> = (0..threads)
-        .map(|_| Searchers::new(&engine_tables))
+        .map(|_| Searchers::new(&engine_tables, plan.nodes))
         .collect();
     for (&(seeds, count), done) in plan.counts.iter().zip(progress.iter_mut()) {
         let cap = cap(count);
