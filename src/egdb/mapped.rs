@@ -29,6 +29,13 @@
 #![allow(unsafe_code)]
 
 use memmap2::Mmap;
+
+/// Files up to this size (every file of the default 0–20 set, 216 MB in all) are read into the
+/// page cache in the background as they are opened; larger ones page in as searches touch them.
+const PREFETCH_MAX_BYTES: usize = 100 << 20;
+
+/// The bytes of one read-ahead hint (the kernel read 8 MiB of a larger one here).
+const PREFETCH_PIECE: usize = 4 << 20;
 use std::fs::File;
 use std::io;
 use std::path::Path;
@@ -68,6 +75,41 @@ fn identity(meta: &std::fs::Metadata) -> Identity {
     }
 }
 
+/// Asks the kernel, from a thread of its own, to read the whole of `file` (`len` bytes) into the
+/// page cache, in pieces (it read only 8 MiB of one larger hint here). Nothing waits for it:
+/// a search that comes first pages in what it touches, as without the hint.
+#[cfg(target_os = "linux")]
+fn read_ahead(file: &File, len: usize, path: &Path) {
+    use nix::fcntl::{PosixFadviseAdvice, posix_fadvise};
+    let Ok(file) = file.try_clone() else {
+        return;
+    };
+    let name = path.display().to_string();
+    let hint = move || {
+        for at in (0..len).step_by(PREFETCH_PIECE) {
+            let piece = PREFETCH_PIECE.min(len - at);
+            let (Ok(offset), Ok(piece)) = (i64::try_from(at), i64::try_from(piece)) else {
+                return;
+            };
+            if let Err(e) = posix_fadvise(
+                &file,
+                offset,
+                piece,
+                PosixFadviseAdvice::POSIX_FADV_WILLNEED,
+            ) {
+                log::debug!("{name}: no read-ahead hint ({e})");
+                return;
+            }
+        }
+    };
+    if let Err(e) = std::thread::Builder::new()
+        .name("krou-read-ahead".into())
+        .spawn(hint)
+    {
+        log::debug!("{}: no read-ahead thread ({e})", path.display());
+    }
+}
+
 impl MappedFile {
     /// Maps `path` read-only. Fails for an empty file, where mapping is not supported (the
     /// caller reads the file instead), or when the guard has no free slot.
@@ -86,6 +128,13 @@ impl MappedFile {
         #[cfg(target_os = "linux")]
         if let Err(e) = map.advise(memmap2::Advice::Random) {
             log::debug!("{}: no random-access hint ({e})", path.display());
+        }
+        // A file not in the page cache costs a short search most of its time (a 10 ms suite
+        // run solved 18 of 262 after the cache was dropped, 70 once warm): a small file is
+        // read into the cache in the background, before searches probe it.
+        #[cfg(target_os = "linux")]
+        if map.len() <= PREFETCH_MAX_BYTES {
+            read_ahead(&file, map.len(), path);
         }
         let slot = guard::register(map.as_ptr() as usize, map.len())?;
         Ok(MappedFile {
