@@ -337,6 +337,15 @@ fn an_engine_that_does_not_start_stops_the_run_before_the_first_position() {
     assert!(stderr.contains("does not start: no 'uciok'"), "{stderr}");
 }
 
+/// Runs `scripts/suite-keep-solved` with `args` from `dir`.
+fn keep_solved<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: impl IntoIterator<Item = S>) -> Output {
+    Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/suite-keep-solved"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("the script runs")
+}
+
 /// `scripts/suite-keep-solved` keeps the positions every run solved, with the note as `c1`
 /// before a trailing comment, and the comment lines; a suite it wrote reads back.
 #[test]
@@ -368,12 +377,11 @@ fn keep_solved_keeps_what_every_run_solved() {
         ),
     )
     .expect("results written");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/suite-keep-solved");
-    let out = Command::new(&script)
-        .args(["--note", "held at two runs"])
-        .args([&file, &first, &second])
-        .output()
-        .expect("the script runs");
+    let note = ["--note", "held at two runs"].map(std::ffi::OsStr::new);
+    let out = keep_solved(
+        &dir,
+        [&note[..], &[&file, &first, &second].map(|p| p.as_os_str())].concat(),
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -405,10 +413,7 @@ fn keep_solved_keeps_what_every_run_solved() {
     assert!(out.status.success(), "{}", stdout(&out));
     assert!(stdout(&out).contains("total"), "{}", stdout(&out));
 
-    let out = Command::new(&script)
-        .args([&file, &dir.join("missing.txt")])
-        .output()
-        .expect("the script runs");
+    let out = keep_solved(&dir, [&file, &dir.join("missing.txt")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.txt"));
 }
@@ -440,11 +445,7 @@ fn keep_solved_reads_ids_outside_strings_and_prints_nothing_on_an_error() {
         ),
     )
     .expect("results written");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/suite-keep-solved");
-    let out = Command::new(&script)
-        .args([&file, &results])
-        .output()
-        .expect("the script runs");
+    let out = keep_solved(&dir, [&file, &results]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("kept 4, dropped 1"), "{stderr}");
@@ -458,25 +459,20 @@ fn keep_solved_reads_ids_outside_strings_and_prints_nothing_on_an_error() {
 
     // Lines without an id are named by the path as given, so from the directory only "real"
     // and "twice" match.
-    let out = Command::new(&script)
-        .current_dir(&dir)
-        .args(["strings.suite", "run=1.txt"])
-        .output()
-        .expect("the script runs");
+    let out = keep_solved(&dir, ["strings.suite", "run=1.txt"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("kept 2, dropped 3"), "{stderr}");
 
+    let with_note = |suite: &Path| {
+        let note = ["--note", "held"].map(std::ffi::OsStr::new);
+        keep_solved(
+            &dir,
+            [&note[..], &[suite.as_os_str(), results.as_os_str()]].concat(),
+        )
+    };
     // With a note, the line that has a c1 stops the script before it prints anything.
-    let out = Command::new(&script)
-        .args([
-            "--note".as_ref(),
-            "held".as_ref(),
-            file.as_os_str(),
-            results.as_os_str(),
-        ])
-        .output()
-        .expect("the script runs");
+    let out = with_note(&file);
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty(), "{}", stdout(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains(":4 already has a c1"));
@@ -484,15 +480,7 @@ fn keep_solved_reads_ids_outside_strings_and_prints_nothing_on_an_error() {
     // A 'c1' inside a string is no c1: the note is added after the last operation.
     let noted = dir.join("noted.suite");
     std::fs::write(&noted, format!("{START} bm B; c0 \"x c1 \"; id \"b\";\n")).expect("written");
-    let out = Command::new(&script)
-        .args([
-            "--note".as_ref(),
-            "held".as_ref(),
-            noted.as_os_str(),
-            results.as_os_str(),
-        ])
-        .output()
-        .expect("the script runs");
+    let out = with_note(&noted);
     assert!(
         out.status.success(),
         "{}",
@@ -504,15 +492,7 @@ fn keep_solved_reads_ids_outside_strings_and_prints_nothing_on_an_error() {
         "only the first line: b was not solved"
     );
     std::fs::write(&results, "b\tB\tsolved\n").expect("results written");
-    let out = Command::new(&script)
-        .args([
-            "--note".as_ref(),
-            "held".as_ref(),
-            noted.as_os_str(),
-            results.as_os_str(),
-        ])
-        .output()
-        .expect("the script runs");
+    let out = with_note(&noted);
     assert!(
         out.status.success(),
         "{}",
@@ -524,10 +504,7 @@ fn keep_solved_reads_ids_outside_strings_and_prints_nothing_on_an_error() {
     );
 
     for missing in [&["--note"][..], &["--note", ""][..]] {
-        let out = Command::new(&script)
-            .args(missing)
-            .output()
-            .expect("the script runs");
+        let out = keep_solved(&dir, missing);
         assert_eq!(out.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&out.stderr).contains("--note needs a value"));
     }
