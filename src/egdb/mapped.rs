@@ -29,6 +29,9 @@
 #![allow(unsafe_code)]
 
 use memmap2::Mmap;
+use std::fs::File;
+use std::io;
+use std::path::Path;
 
 /// Files up to this size (every file of the default 0–20 set, 216 MB in all) are read into the
 /// page cache in the background as they are opened; larger ones page in as searches touch them.
@@ -36,9 +39,6 @@ const PREFETCH_MAX_BYTES: usize = 100 << 20;
 
 /// The bytes of one read-ahead hint (the kernel read 8 MiB of a larger one here).
 const PREFETCH_PIECE: usize = 4 << 20;
-use std::fs::File;
-use std::io;
-use std::path::Path;
 
 /// The byte a damaged page reads as: no valid code has it, so the layer decodes it as the
 /// widest bounds its seeds allow (true of every board, deciding nothing).
