@@ -128,6 +128,7 @@ fn alpha_beta_scores_equal_plain_minimax_at_small_depths() {
         reverse_futility: false,
         internal_reduction: false,
         razoring: false,
+        singular_extension: false,
         aspiration: true,
         ..Features::default()
     });

@@ -27,6 +27,7 @@ pub const SELF_PLAY_SEARCH: Features = Features {
     time_by_phase: false,
     internal_reduction: false,
     razoring: false,
+    singular_extension: false,
 };
 
 /// How the games of a run are played.

@@ -43,6 +43,10 @@ pub struct Features {
     /// Razoring: near the horizon, outside the principal variation, a node whose evaluation is
     /// far below alpha is given the quiescence search's value when that fails low too.
     pub razoring: bool,
+    /// Singular extension: at nodes 8 or more plies from the horizon, the table's move is
+    /// searched a ply deeper when every other move, searched half as deep, falls short of the
+    /// table's score by a margin.
+    pub singular_extension: bool,
 }
 
 impl Default for Features {
@@ -58,6 +62,7 @@ impl Default for Features {
             time_by_phase: false,
             internal_reduction: true,
             razoring: false,
+            singular_extension: true,
         }
     }
 }
@@ -135,6 +140,13 @@ impl Features {
                 "razoring",
                 Features {
                     razoring: !all.razoring,
+                    ..all
+                },
+            ),
+            (
+                "singular-extension",
+                Features {
+                    singular_extension: !all.singular_extension,
                     ..all
                 },
             ),

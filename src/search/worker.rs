@@ -1,7 +1,7 @@
 //! One search thread: iterative deepening over a negamax alpha-beta with principal-variation
 //! search, aspiration windows, late move reductions, reverse futility pruning, internal
-//! iterative reduction (razoring exists behind a switch, off) and a shared transposition table
-//! (used from depth 3 up). Each iteration finds one line, or several best
+//! iterative reduction, singular extensions (razoring exists behind a switch, off) and a shared
+//! transposition table (used from depth 3 up). Each iteration finds one line, or several best
 //! lines for `MultiPV`, each over the root moves the lines before it did not take. The main
 //! thread also keeps time; helper threads (Lazy SMP) search the same tree, one line, share what
 //! they learn through the table, and a deeper iteration of theirs is played.
@@ -9,7 +9,7 @@
 use super::eval::evaluate_with;
 use super::eval_cache::EvalCache;
 use super::ordering::{self, Children, FILLER, Node, Ordering as MoveOrder, Picker};
-use super::table::{Bound, TableView};
+use super::table::{Bound, Hit, TableView};
 use super::threats;
 use super::time::TimeManager;
 use super::value::{self, INFINITY, MAX_PLY};
@@ -43,6 +43,13 @@ const RAZOR_DEPTH: i32 = 2;
 /// … when the evaluation is below alpha by this much (100 = one seed) plus
 /// [`FUTILITY_MARGIN`] a ply of depth.
 const RAZOR_MARGIN: i32 = 200;
+/// A singular extension is looked for at nodes this many plies from the horizon or more …
+const SINGULAR_DEPTH: i32 = 8;
+/// … whose table entry was searched at most this many plies shallower …
+const SINGULAR_TABLE_SLACK: i32 = 3;
+/// … and the hash move is extended a ply when every other move, searched half as deep, stays
+/// below the table's score by this much a ply of depth (100 = one seed).
+const SINGULAR_MARGIN: i32 = 4;
 /// Nodes between two looks at the clock and the stop flags (well under a millisecond).
 const POLL_INTERVAL: u64 = 1024;
 /// How many captures in a row the quiescence search follows past the horizon.
@@ -174,6 +181,10 @@ pub struct Worker<'s, 'a> {
     /// The largest seed count on the board the tables cover (0 without tables).
     table_seeds: u8,
     seldepth: usize,
+    /// The depth of the iteration being searched.
+    root_depth: i32,
+    /// The move left out at each ply while a singular extension is tested there.
+    excluded: [Option<Move>; MAX_PLY],
     /// Aborts are ignored until the first iteration is complete: there is always a move.
     may_abort: bool,
     stopped: bool,
@@ -210,6 +221,8 @@ impl<'s, 'a> Worker<'s, 'a> {
             evaluations,
             table_seeds: shared.tables.and_then(Tables::max_seeds).unwrap_or(0),
             seldepth: 0,
+            root_depth: 0,
+            excluded: [None; MAX_PLY],
             may_abort: false,
             stopped: false,
         }
@@ -253,6 +266,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         let mut depth = 1 + (self.id % 2) as i32;
         while depth <= max_depth {
             self.shared.searching[self.id].store(depth, Ordering::Relaxed);
+            self.root_depth = depth;
             let found = self.lines(root, depth, wanted, &last.lines);
             self.root_moves = all_moves;
             if found.is_empty() {
@@ -568,6 +582,10 @@ impl<'s, 'a> Worker<'s, 'a> {
             Entry::Open(open) => open,
         };
         let rule = self.shared.rule;
+        // Testing a singular extension here: the other moves only, with no table and no pruning
+        // on the node's own evaluation (its result is not the node's value).
+        let excluded = self.excluded[ply];
+        let moves = excluded.map_or(moves, |mv| moves.without(mv));
 
         // 4. The horizon (an estimate kept within the tables' proven range).
         if depth <= 0 || ply >= MAX_PLY - 1 {
@@ -577,7 +595,7 @@ impl<'s, 'a> Worker<'s, 'a> {
 
         // 5. The transposition table.
         let pv_node = beta - alpha > 1;
-        let hit = if depth >= TT_DEPTH {
+        let hit = if depth >= TT_DEPTH && excluded.is_none() {
             self.shared.table.probe(key)
         } else {
             None
@@ -610,7 +628,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         //    fail low (neither at the root, in a PV node, within the tables' proven range or
         //    against a proven score).
         let features = self.shared.features;
-        let prunable = !pv_node && ply > 0 && proven_range.is_none();
+        let prunable = !pv_node && ply > 0 && proven_range.is_none() && excluded.is_none();
         let futile =
             features.reverse_futility && depth <= FUTILITY_DEPTH && !value::is_proven(beta);
         let razor = features.razoring && depth <= RAZOR_DEPTH && !value::is_proven(alpha);
@@ -638,6 +656,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         //     by the iteration before and whose later MultiPV lines, or `searchmoves`, never
         //     have a table move).
         let depth = if features.internal_reduction
+            && excluded.is_none()
             && ply > 0
             && depth >= IIR_DEPTH
             && hash_move.is_none()
@@ -646,6 +665,27 @@ impl<'s, 'a> Worker<'s, 'a> {
         } else {
             depth
         };
+
+        // 6c. Singular extension: when the table's move beats every other move, searched half
+        //     as deep against a bound a margin below the table's score, it is the only move
+        //     that holds, and is searched a ply deeper.
+        let extend_hash_move = match (hit, hash_move) {
+            (Some(hit), Some(mv)) if features.singular_extension && excluded.is_none() => self
+                .singular(
+                    position,
+                    &hit,
+                    mv,
+                    moves,
+                    depth,
+                    ply,
+                    boundary,
+                    proven_range,
+                ),
+            _ => false,
+        };
+        if self.stopped {
+            return 0;
+        }
 
         // 7. The children, best first, with principal-variation search.
         let node = Node {
@@ -675,24 +715,25 @@ impl<'s, 'a> Worker<'s, 'a> {
             } else {
                 boundary
             };
+            let new_depth = depth - 1 + i32::from(extend_hash_move && Some(mv) == hash_move);
             let mut v;
             if i == 0 {
-                v = -self.search(next, -beta, -alpha, depth - 1, ply + 1, child_boundary);
+                v = -self.search(next, -beta, -alpha, new_depth, ply + 1, child_boundary);
             } else {
                 let reduction = self.reduction(depth, i, played.captured);
                 v = -self.search(
                     next,
                     -alpha - 1,
                     -alpha,
-                    depth - 1 - reduction,
+                    new_depth - reduction,
                     ply + 1,
                     child_boundary,
                 );
                 if v > alpha && reduction > 0 && !self.stopped {
-                    v = -self.search(next, -alpha - 1, -alpha, depth - 1, ply + 1, child_boundary);
+                    v = -self.search(next, -alpha - 1, -alpha, new_depth, ply + 1, child_boundary);
                 }
                 if v > alpha && v < beta && !self.stopped {
-                    v = -self.search(next, -beta, -alpha, depth - 1, ply + 1, child_boundary);
+                    v = -self.search(next, -beta, -alpha, new_depth, ply + 1, child_boundary);
                 }
             }
             if self.stopped {
@@ -735,7 +776,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         } else {
             Bound::Upper
         };
-        if depth >= TT_DEPTH && !narrowed_root {
+        if depth >= TT_DEPTH && !narrowed_root && excluded.is_none() {
             let stored = value::to_table(best_value, ply);
             let filled =
                 self.shared
@@ -744,6 +785,44 @@ impl<'s, 'a> Worker<'s, 'a> {
             self.filled += u64::from(filled);
         }
         best_value
+    }
+
+    /// Whether `hash_move`, the table's move at a node `depth` plies from the horizon, is
+    /// singular: every other move of `moves`, searched half as deep, stays below the table's
+    /// score `hit` by [`SINGULAR_MARGIN`] a ply. Only where the entry is deep enough, not an
+    /// upper bound, not a proven result and not bounded by the endgame tables, away from the
+    /// root and within twice the iteration's depth.
+    #[allow(clippy::too_many_arguments)]
+    fn singular(
+        &mut self,
+        position: &Position,
+        hit: &Hit,
+        hash_move: Move,
+        moves: MoveSet,
+        depth: i32,
+        ply: usize,
+        boundary: usize,
+        proven_range: Option<(i32, i32)>,
+    ) -> bool {
+        let expected = value::from_table(hit.value, ply);
+        if ply == 0
+            || depth < SINGULAR_DEPTH
+            || hit.depth < depth - SINGULAR_TABLE_SLACK
+            || hit.bound == Bound::Upper
+            || value::is_proven(expected)
+            || proven_range.is_some()
+            || moves.len() < 2
+            || ply >= 2 * self.root_depth.max(0) as usize
+        {
+            return false;
+        }
+        let bound = expected - SINGULAR_MARGIN * depth;
+        self.excluded[ply] = Some(hash_move);
+        let v = self.negamax(position, bound - 1, bound, (depth - 1) / 2, ply, boundary);
+        self.excluded[ply] = None;
+        // The test's line is not the node's: the node's own search sets its line afresh.
+        self.pv_len[ply] = ply;
+        v < bound
     }
 
     /// Plies by which the `index`-th move of a node `depth` plies deep is searched shallower
