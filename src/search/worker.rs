@@ -668,8 +668,9 @@ impl<'s, 'a> Worker<'s, 'a> {
 
         // 6c. Singular extension: when the table's move beats every other move, searched half
         //     as deep against a bound a margin below the table's score, it is the only move
-        //     that holds, and is searched a ply deeper.
-        let extend_hash_move = match (hit, hash_move) {
+        //     that holds, and is searched a ply deeper; and multi-cut: when another move holds
+        //     at that bound and the bound is at least beta, the node fails high.
+        let singular = match (hit, hash_move) {
             (Some(hit), Some(mv)) if features.singular_extension && excluded.is_none() => self
                 .singular(
                     position,
@@ -681,11 +682,16 @@ impl<'s, 'a> Worker<'s, 'a> {
                     boundary,
                     proven_range,
                 ),
-            _ => false,
+            _ => Singular::Untested,
         };
         if self.stopped {
             return 0;
         }
+        let extend_hash_move = match singular {
+            Singular::Alone => true,
+            Singular::Alternative(bound) if bound >= beta => return bound,
+            _ => false,
+        };
 
         // 7. The children, best first, with principal-variation search.
         let node = Node {
@@ -789,7 +795,7 @@ impl<'s, 'a> Worker<'s, 'a> {
 
     /// Whether `hash_move`, the table's move at a node `depth` plies from the horizon, is
     /// singular: every other move of `moves`, searched half as deep, stays below the table's
-    /// score `hit` by [`SINGULAR_MARGIN`] a ply. Only where the entry is deep enough, not an
+    /// score `hit` by [`SINGULAR_MARGIN`] a ply. Tested only where the entry is deep enough, not an
     /// upper bound, not a proven result and not bounded by the endgame tables, away from the
     /// root and within twice the iteration's depth.
     #[allow(clippy::too_many_arguments)]
@@ -803,7 +809,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         ply: usize,
         boundary: usize,
         proven_range: Option<(i32, i32)>,
-    ) -> bool {
+    ) -> Singular {
         let expected = value::from_table(hit.value, ply);
         if ply == 0
             || depth < SINGULAR_DEPTH
@@ -814,7 +820,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             || moves.len() < 2
             || ply >= 2 * self.root_depth.max(0) as usize
         {
-            return false;
+            return Singular::Untested;
         }
         let bound = expected - SINGULAR_MARGIN * depth;
         self.excluded[ply] = Some(hash_move);
@@ -822,7 +828,11 @@ impl<'s, 'a> Worker<'s, 'a> {
         self.excluded[ply] = None;
         // The test's line is not the node's: the node's own search sets its line afresh.
         self.pv_len[ply] = ply;
-        v < bound
+        if v < bound {
+            Singular::Alone
+        } else {
+            Singular::Alternative(bound)
+        }
     }
 
     /// Plies by which the `index`-th move of a node `depth` plies deep is searched shallower
@@ -872,6 +882,16 @@ enum Entry {
     Settled(i32),
     /// The node must be searched or evaluated.
     Open(Open),
+}
+
+/// What the singular-extension test of a node found (see [`Worker::singular`]).
+enum Singular {
+    /// Not tested there.
+    Untested,
+    /// The hash move alone reaches the test's bound: it is searched a ply deeper.
+    Alone,
+    /// Another move reaches this bound too.
+    Alternative(i32),
 }
 
 /// What [`Worker::enter`] learned about a node that must be searched.
