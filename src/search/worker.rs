@@ -822,7 +822,8 @@ impl<'s, 'a> Worker<'s, 'a> {
         {
             return Singular::Untested;
         }
-        let bound = expected - SINGULAR_MARGIN * depth;
+        // Kept an estimate: a bound below it would read as a proven loss.
+        let bound = (expected - SINGULAR_MARGIN * depth).max(-value::MAX_EVAL);
         self.excluded[ply] = Some(hash_move);
         let v = self.negamax(position, bound - 1, bound, (depth - 1) / 2, ply, boundary);
         self.excluded[ply] = None;
