@@ -670,18 +670,19 @@ impl<'s, 'a> Worker<'s, 'a> {
         //     as deep against a bound a margin below the table's score, it is the only move
         //     that holds, and is searched a ply deeper; and multi-cut: when another move holds
         //     at that bound and the bound is at least beta, the node fails high.
+        //     Not at the root, nor beyond twice the iteration's depth, nor where the endgame
+        //     tables bound the node; the cheap conditions first, as most nodes fail them.
+        let testable = features.singular_extension
+            && depth >= SINGULAR_DEPTH
+            && excluded.is_none()
+            && ply > 0
+            && ply < 2 * self.root_depth.max(0) as usize
+            && proven_range.is_none()
+            && moves.len() >= 2;
         let singular = match (hit, hash_move) {
-            (Some(hit), Some(mv)) if features.singular_extension && excluded.is_none() => self
-                .singular(
-                    position,
-                    &hit,
-                    mv,
-                    moves,
-                    depth,
-                    ply,
-                    boundary,
-                    proven_range,
-                ),
+            (Some(hit), Some(mv)) if testable => {
+                self.singular(position, &hit, mv, depth, ply, boundary)
+            }
             _ => Singular::Untested,
         };
         if self.stopped {
@@ -794,31 +795,22 @@ impl<'s, 'a> Worker<'s, 'a> {
     }
 
     /// Whether `hash_move`, the table's move at a node `depth` plies from the horizon, is
-    /// singular: every other move of `moves`, searched half as deep, stays below the table's
-    /// score `hit` by [`SINGULAR_MARGIN`] a ply. Tested only where the entry is deep enough, not an
-    /// upper bound, not a proven result and not bounded by the endgame tables, away from the
-    /// root and within twice the iteration's depth.
-    #[allow(clippy::too_many_arguments)]
+    /// singular: every other move, searched half as deep, stays below the table's score `hit`
+    /// by [`SINGULAR_MARGIN`] a ply. Tested only where the entry is deep enough, not an upper
+    /// bound and not a proven result (the node's own conditions are the caller's).
     fn singular(
         &mut self,
         position: &Position,
         hit: &Hit,
         hash_move: Move,
-        moves: MoveSet,
         depth: i32,
         ply: usize,
         boundary: usize,
-        proven_range: Option<(i32, i32)>,
     ) -> Singular {
         let expected = value::from_table(hit.value, ply);
-        if ply == 0
-            || depth < SINGULAR_DEPTH
-            || hit.depth < depth - SINGULAR_TABLE_SLACK
+        if hit.depth < depth - SINGULAR_TABLE_SLACK
             || hit.bound == Bound::Upper
             || value::is_proven(expected)
-            || proven_range.is_some()
-            || moves.len() < 2
-            || ply >= 2 * self.root_depth.max(0) as usize
         {
             return Singular::Untested;
         }
