@@ -92,8 +92,9 @@ fn build(seeds: u8, out: PathBuf, threads: Option<usize>, rule: GrandSlam) -> Re
         .unwrap_or(1)
         .max(1);
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let plural = if threads == 1 { "" } else { "s" };
     eprintln!(
-        "building {rule} tables up to {seeds} seeds in {} on {threads} threads",
+        "building {rule} tables up to {seeds} seeds in {} on {threads} thread{plural}",
         out.display()
     );
     let started = Instant::now();
