@@ -27,7 +27,12 @@ pub const CAPTURE_BUCKETS: usize = 19;
 pub const INPUTS: usize = 12 * PIT_BUCKETS + 2 * STORE_BUCKETS + 2 * CAPTURE_BUCKETS;
 /// Inputs that are 1 in every position (the rest are 0).
 pub const ACTIVE: usize = 16;
-/// Hidden units.
+/// Hidden units: 64 in the shipped network (the third generation, trained on the second's
+/// games); 32 with the `narrow-net` feature, as the first two generations had.
+#[cfg(not(feature = "narrow-net"))]
+pub const HIDDEN: usize = 64;
+/// Hidden units of the first two generations (see the default's comment).
+#[cfg(feature = "narrow-net")]
 pub const HIDDEN: usize = 32;
 /// A hidden unit's full activation (1.0) in the integer weights.
 pub const SCALE: i32 = 1024;
