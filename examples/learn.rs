@@ -104,6 +104,13 @@ fn run(command: Command) -> Result<(), String> {
             internal_reduction,
             tables,
         } => {
+            // Games "of the network" with no network loaded would be games of the linear one.
+            if let Some(error) = krou::search::net::shipped_error().filter(|_| !linear) {
+                return Err(format!(
+                    "the compiled-in weights do not load ({error}): build with the width they \
+                     were trained at (`--features narrow-net` for 32 units), or play --linear"
+                ));
+            }
             let start = Instant::now();
             let tables = match (tables, table_seeds) {
                 (Some(tables_dir), wanted) => {

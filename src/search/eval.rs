@@ -56,7 +56,7 @@ pub fn features(position: &Position) -> [i32; FEATURES] {
 /// 100 × the expected final seed margin for the side to move: the store margin plus the
 /// learned network's estimate of what is still to gain ([`super::net`], computed in 16-bit
 /// lanes by [`super::packed`], else as plain `i32` sums if it did not pack); the linear
-/// [`evaluate_linear`] if the shipped weights were damaged.
+/// [`evaluate_linear`] if the shipped weights do not load (damaged, or of another width).
 #[inline]
 pub fn evaluate(position: &Position) -> i32 {
     let future_gain = if let Some(packed) = super::packed::shipped() {

@@ -27,8 +27,9 @@ pub const CAPTURE_BUCKETS: usize = 19;
 pub const INPUTS: usize = 12 * PIT_BUCKETS + 2 * STORE_BUCKETS + 2 * CAPTURE_BUCKETS;
 /// Inputs that are 1 in every position (the rest are 0).
 pub const ACTIVE: usize = 16;
-/// Hidden units: 64 in the shipped network (the third generation, trained on the second's
-/// games); 32 with the `narrow-net` feature, as the first two generations had.
+/// Hidden units: 64 in the shipped network (the third generation, trained on games played
+/// with the second's weights); 32 with the `narrow-net` feature, as the first two generations
+/// had. Weights of another width do not load (see [`shipped`]).
 #[cfg(not(feature = "narrow-net"))]
 pub const HIDDEN: usize = 64;
 /// Hidden units of the first two generations (see the default's comment).
@@ -176,7 +177,8 @@ impl Network {
 /// The weights Krou ships, made by `scripts/train-eval`.
 static SHIPPED_BYTES: &[u8] = include_bytes!("net.bin");
 
-/// The shipped network, read once; `None` if its file were damaged (a test checks it is not).
+/// The shipped network, read once; `None` if its file were damaged or of another width than
+/// [`HIDDEN`] (a test checks it is neither), and the evaluation is then the linear one.
 pub fn shipped() -> Option<&'static Network> {
     static SHIPPED: LazyLock<Option<Network>> =
         LazyLock::new(|| Network::from_bytes(SHIPPED_BYTES).ok());

@@ -2,8 +2,8 @@
 //! values, computed with 16-bit lanes.
 //!
 //! The weights file holds 16-bit weights, but [`Network`] widens them to `i32` for the trainer.
-//! Here every input's row of [`HIDDEN`] weights is 32 `i16` (one 64-byte cache line, so the
-//! 376 rows take 24 KB instead of 48 KB), and the hidden sums are added in `i16` lanes: twice as
+//! Here every input's row of [`HIDDEN`] weights is 64 `i16` (two 64-byte cache lines, so the
+//! 376 rows take 48 KB instead of 96 KB), and the hidden sums are added in `i16` lanes: twice as
 //! many lanes per vector instruction as `i32`. The rows are grouped by what they count (a pit
 //! seen from the side to move, a store, a ready capture), so that an input's row is found from
 //! its seeds without building the list of active inputs first.
@@ -14,8 +14,9 @@
 //!   sum any position can reach (its bias plus, in every input group, the least or the most
 //!   weight of that group) lies in the `i16` range, so the sum modulo 2¹⁶ is the sum itself.
 //! - The clipped activations (0 to [`SCALE`]) times the 16-bit output weights, summed in `i32`,
-//!   are the products the plain network sums; at most 32 × 1024 × 2¹⁵ = 2³⁰ in size, so no
-//!   overflow either way.
+//!   are the products the plain network sums: [`HIDDEN`] of them, each from −2¹⁵ × 1024 to
+//!   (2¹⁵ − 1) × 1024, so at 64 units the sum lies in −2³¹ to 2³¹ − 2¹⁶ and cannot overflow (a
+//!   compile-time check keeps it so for any width).
 //!
 //! A test checks the values against [`Network::future_gain`] and a plain dense computation.
 
@@ -25,6 +26,9 @@ use std::sync::LazyLock;
 
 /// Hidden units in one 128-bit vector of `i16`.
 const LANES: usize = 8;
+
+// The output sum (see the module's comment) fits in `i32` at this width.
+const _: () = assert!(HIDDEN as i64 * SCALE as i64 * (1 << 15) <= 1 << 31);
 
 /// One input's weights to the hidden units (or the hidden biases), aligned to a cache line and
 /// cut into 128-bit vectors, which the compiler adds a vector at a time.
