@@ -209,13 +209,25 @@ fn book_probe_refuses_a_file_that_is_not_a_book() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `krou egdb build` without `--seeds` builds the set the engine builds by itself, so a match
+/// script can build it first: here `KROU_EGDB_BUILD=12` (a 20-seed default would take minutes).
 #[test]
-fn egdb_build_defaults_to_20_seeds() {
-    let output = krou(&["egdb", "build", "--help"]);
-    assert!(output.status.success());
-    assert!(
-        stdout(&output).contains("[default: 20]"),
-        "{}",
-        stdout(&output)
-    );
+fn egdb_build_without_seeds_builds_the_engines_own_set() {
+    let help = krou(&["egdb", "build", "--help"]);
+    assert!(help.status.success());
+    assert!(stdout(&help).contains("0–20"), "{}", stdout(&help));
+
+    let dir = std::env::temp_dir().join(format!("krou-cli-default-set-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let built = Command::new(env!("CARGO_BIN_EXE_krou"))
+        .args(["egdb", "build", "--threads", "1"])
+        .env("KROU_EGDB_DIR", &dir)
+        .env("KROU_EGDB_BUILD", "12")
+        .output()
+        .expect("krou runs");
+    assert!(built.status.success(), "{built:?}");
+    assert!(String::from_utf8_lossy(&built.stderr).contains("up to 12 seeds"));
+    assert!(dir.join("no-capture-12.egdb").is_file());
+    assert!(!dir.join("no-capture-13.egdb").exists());
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,5 +1,6 @@
 //! The `krou egdb` command line: build tables into a directory, probe a position.
 
+use super::default_set;
 use super::progress::BuildProgress;
 use super::{Progress, Tables};
 use crate::rules::{GrandSlam, Position};
@@ -16,12 +17,13 @@ const PROBE_BUILD_SEEDS: u8 = 12;
 pub enum EgdbCommand {
     /// Build the tables for 0 to N seeds, one file per seed count (resumes where it stopped).
     Build {
-        /// The largest seed count to build, at most 30. The default, 20, gained as much in
-        /// games as 16 or 24 (about 2 minutes on two cores, 216 MB of files); 0–26 seeds take
-        /// about half an hour and 7 GB of memory.
-        #[arg(long, value_name = "N", default_value_t = 20,
+        /// The largest seed count to build, at most 30. Without it, the set the engine builds by
+        /// itself: 0–20, or as $KROU_EGDB_BUILD says (off: the built-in 0–12; a count from 12
+        /// to 30). 20 gained as much in games as 16 or 24 (about 2 minutes on two cores, 216 MB
+        /// of files); 0–26 seeds take about half an hour and 7 GB of memory.
+        #[arg(long, value_name = "N",
               value_parser = clap::value_parser!(u8).range(0..=i64::from(super::MAX_SEEDS)))]
-        seeds: u8,
+        seeds: Option<u8>,
         /// Directory for the files (default: see `krou egdb probe --help`).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
@@ -70,7 +72,13 @@ pub fn run(command: EgdbCommand) -> ExitCode {
             out,
             threads,
             grand_slam,
-        } => build(seeds, out.unwrap_or_else(default_dir), threads, grand_slam),
+        } => {
+            let seeds = seeds.unwrap_or_else(|| {
+                let variable = std::env::var(default_set::BUILD_VARIABLE).ok();
+                default_set::build_seeds(true, variable.as_deref())
+            });
+            build(seeds, out.unwrap_or_else(default_dir), threads, grand_slam)
+        }
         EgdbCommand::Probe {
             diagram,
             dir,

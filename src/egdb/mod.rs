@@ -27,6 +27,7 @@ pub mod board;
 pub mod bounds;
 pub mod build;
 pub mod cli;
+pub mod default_set;
 pub mod file;
 pub mod grow;
 

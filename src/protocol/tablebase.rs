@@ -1,6 +1,6 @@
 //! Endgame tables for a session: out of the box, those of the default data directory, and the
-//! missing layers of the default set ([`DEFAULT_SEEDS`]) built there in the background, layer by
-//! layer, each used as soon as it is written; or those of the `EndgameDatabase` directory. The
+//! missing layers of the default set ([`crate::egdb::default_set`]) built there in the
+//! background, layer by layer, each used as soon as it is written; or those of the `EndgameDatabase` directory. The
 //! session hands the latest ones to the searcher before each search, never during one. Table
 //! files are mapped, and checked by reading them through once (0–20 seeds: about 0.1 s):
 //! `isready` and searches without a clock wait for the files being opened, at most
@@ -10,54 +10,13 @@
 
 use super::options::NO_DIRECTORY;
 use super::response::{Output, Response};
+use crate::egdb::default_set::{BUILD_VARIABLE, BUILT_IN_SEEDS};
 use crate::egdb::grow::{GrowError, Grown};
 use crate::egdb::{MAX_SEEDS, Tables};
 use crate::rules::{Game, GrandSlam};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
-
-/// Seed counts the built-in tables cover (0 to 12 seeds take a few seconds on one thread; each
-/// layer is handed over as soon as it is built, so small endings are covered at once). They
-/// are built at nice 19, in memory if the default directory cannot take them.
-pub const BUILT_IN_SEEDS: u8 = 12;
-
-/// The default set the engine builds by itself into the default data directory: the tables
-/// the README's strength figures are measured with. The layers above [`BUILT_IN_SEEDS`] are
-/// built at the lowest priority (the idle class on Linux), on every core, only into the
-/// directory (never held in memory alone).
-pub const DEFAULT_SEEDS: u8 = 20;
-
-/// The environment variable that changes the default set: `off` (or `0`, `no`, `false`)
-/// builds only the built-in tables, a seed count from 12 to 30 builds up to it.
-pub const BUILD_VARIABLE: &str = "KROU_EGDB_BUILD";
-
-/// The seed count the out-of-the-box build goes to, given `EndgameBuild` (`option`) and the
-/// value of [`BUILD_VARIABLE`]; an unreadable value is logged and the default kept.
-pub fn build_seeds(option: bool, variable: Option<&str>) -> u8 {
-    if !option {
-        return BUILT_IN_SEEDS;
-    }
-    let Some(value) = variable.map(str::trim).filter(|v| !v.is_empty()) else {
-        return DEFAULT_SEEDS;
-    };
-    if ["off", "0", "no", "false"]
-        .iter()
-        .any(|off| value.eq_ignore_ascii_case(off))
-    {
-        return BUILT_IN_SEEDS;
-    }
-    match value.parse::<u8>() {
-        Ok(n) if (BUILT_IN_SEEDS..=MAX_SEEDS).contains(&n) => n,
-        _ => {
-            log::warn!(
-                "{BUILD_VARIABLE}='{}': not off or a seed count from {BUILT_IN_SEEDS} to {MAX_SEEDS}; building 0-{DEFAULT_SEEDS}",
-                value.escape_debug()
-            );
-            DEFAULT_SEEDS
-        }
-    }
-}
 
 /// The tables of the latest request, as far as they are ready.
 #[derive(Debug, Default)]
@@ -113,7 +72,7 @@ pub struct TableSource {
 impl TableSource {
     /// Starts getting tables for `rule`, in a background thread: from `dir` when given, else
     /// from the default data directory, building its missing layers up to `build_seeds` (see
-    /// [`build_seeds`]). Tables of an earlier request are dropped at once. Problems go to
+    /// [`build_seeds`](crate::egdb::default_set::build_seeds)). Tables of an earlier request are dropped at once. Problems go to
     /// `output` as one `info string error: …` or `warning: …` line. The same request as the
     /// latest changes nothing (a GUI may set every option before every game).
     pub fn request(&self, rule: GrandSlam, dir: Option<&Path>, build_seeds: u8, output: &Output) {
