@@ -215,7 +215,13 @@ fn book_probe_refuses_a_file_that_is_not_a_book() {
 fn egdb_build_without_seeds_builds_the_engines_own_set() {
     let help = krou(&["egdb", "build", "--help"]);
     assert!(help.status.success());
-    assert!(stdout(&help).contains("0–20"), "{}", stdout(&help));
+    let default = format!("0–{}", krou::egdb::default_set::DEFAULT_SEEDS);
+    assert!(stdout(&help).contains(&default), "{}", stdout(&help));
+    assert!(
+        stdout(&help).contains("KROU_EGDB_BUILD"),
+        "{}",
+        stdout(&help)
+    );
 
     let dir = std::env::temp_dir().join(format!("krou-cli-default-set-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

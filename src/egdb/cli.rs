@@ -17,10 +17,11 @@ const PROBE_BUILD_SEEDS: u8 = 12;
 pub enum EgdbCommand {
     /// Build the tables for 0 to N seeds, one file per seed count (resumes where it stopped).
     Build {
-        /// The largest seed count to build, at most 30. Without it, the set the engine builds by
-        /// itself: 0–20, or as $KROU_EGDB_BUILD says (off: the built-in 0–12; a count from 12
-        /// to 30). 20 gained as much in games as 16 or 24 (about 2 minutes on two cores, 216 MB
-        /// of files); 0–26 seeds take about half an hour and 7 GB of memory.
+        /// The largest seed count to build, at most 30. Without it, 0–20; and without --out
+        /// too, the set the engine builds by itself in its default directory: 0–20, or as
+        /// $KROU_EGDB_BUILD says (off: the built-in 0–12; a count from 12 to 30). 20 gained as
+        /// much in games as 16 or 24 (about 2 minutes on two cores, 216 MB of files); 0–26
+        /// seeds take about half an hour and 7 GB of memory.
         #[arg(long, value_name = "N",
               value_parser = clap::value_parser!(u8).range(0..=i64::from(super::MAX_SEEDS)))]
         seeds: Option<u8>,
@@ -74,8 +75,11 @@ pub fn run(command: EgdbCommand) -> ExitCode {
             grand_slam,
         } => {
             let seeds = seeds.unwrap_or_else(|| {
-                let variable = std::env::var(default_set::BUILD_VARIABLE).ok();
-                default_set::build_seeds(true, variable.as_deref())
+                if out.is_some() {
+                    default_set::DEFAULT_SEEDS
+                } else {
+                    default_set::from_env(true)
+                }
             });
             build(seeds, out.unwrap_or_else(default_dir), threads, grand_slam)
         }

@@ -5,24 +5,31 @@
 use super::MAX_SEEDS;
 
 /// Seed counts the built-in tables cover (0 to 12 seeds take a few seconds on one thread; each
-/// layer is handed over as soon as it is built, so small endings are covered at once). They
-/// are built at nice 19, in memory if the default directory cannot take them.
+/// layer is handed over as soon as it is built, so small endings are covered at once). The
+/// engine builds them at nice 19, in memory if the default directory cannot take them.
 pub const BUILT_IN_SEEDS: u8 = 12;
 
 /// The default set the engine builds by itself into the default data directory: the tables
-/// the README's strength figures are measured with. The layers above [`BUILT_IN_SEEDS`] are
-/// built at the lowest priority (the idle class on Linux), on every core, only into the
-/// directory (never held in memory alone).
+/// the README's strength figures are measured with. The engine builds the layers above
+/// [`BUILT_IN_SEEDS`] at the lowest priority (the idle class on Linux), on every core, only
+/// into the directory (never held in memory alone).
 pub const DEFAULT_SEEDS: u8 = 20;
 
 /// The environment variable that changes the default set: `off` (or `0`, `no`, `false`)
 /// builds only the built-in tables, a seed count from 12 to 30 builds up to it.
 pub const BUILD_VARIABLE: &str = "KROU_EGDB_BUILD";
 
-/// The seed count the out-of-the-box build goes to, given `EndgameBuild` (`option`) and the
+/// The seed count the out-of-the-box build goes to, given the `EndgameBuild` option and
+/// [`BUILD_VARIABLE`] as the environment has it (see [`build_seeds`]).
+pub fn from_env(endgame_build: bool) -> u8 {
+    let variable = std::env::var(BUILD_VARIABLE).ok();
+    build_seeds(endgame_build, variable.as_deref())
+}
+
+/// The seed count the out-of-the-box build goes to, given the `EndgameBuild` option and the
 /// value of [`BUILD_VARIABLE`]; an unreadable value is logged and the default kept.
-pub fn build_seeds(option: bool, variable: Option<&str>) -> u8 {
-    if !option {
+pub fn build_seeds(endgame_build: bool, variable: Option<&str>) -> u8 {
+    if !endgame_build {
         return BUILT_IN_SEEDS;
     }
     let Some(value) = variable.map(str::trim).filter(|v| !v.is_empty()) else {
@@ -56,6 +63,10 @@ mod tests {
         assert_eq!(build_seeds(true, Some("  ")), DEFAULT_SEEDS);
         assert_eq!(build_seeds(true, Some(" OFF ")), BUILT_IN_SEEDS);
         assert_eq!(build_seeds(true, Some("0")), BUILT_IN_SEEDS);
+        assert_eq!(build_seeds(true, Some("no")), BUILT_IN_SEEDS);
+        assert_eq!(build_seeds(true, Some("FALSE")), BUILT_IN_SEEDS);
+        assert_eq!(build_seeds(true, Some("12")), 12);
+        assert_eq!(build_seeds(true, Some(" 13 ")), 13);
         assert_eq!(build_seeds(true, Some("24")), 24);
         assert_eq!(build_seeds(true, Some("30")), 30);
     }

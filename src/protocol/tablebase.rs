@@ -10,7 +10,7 @@
 
 use super::options::NO_DIRECTORY;
 use super::response::{Output, Response};
-use crate::egdb::default_set::{BUILD_VARIABLE, BUILT_IN_SEEDS};
+use crate::egdb::default_set::BUILT_IN_SEEDS;
 use crate::egdb::grow::{GrowError, Grown};
 use crate::egdb::{MAX_SEEDS, Tables};
 use crate::rules::{Game, GrandSlam};
@@ -284,8 +284,8 @@ fn unwritable(output: &Output, dir: &Path, error: &str, tables: &Tables) {
     });
     output.send(&Response::Warning(format!(
         "endgame tables: cannot write to '{}' ({error}); playing with {have}, \
-         the rest of 0-{BUILT_IN_SEEDS} built in memory (set {BUILD_VARIABLE}=off to skip \
-         building, or KROU_EGDB_DIR to a writable directory)",
+         the rest of 0-{BUILT_IN_SEEDS} built in memory (set KROU_EGDB_DIR to a writable \
+         directory)",
         dir.display().to_string().escape_debug()
     )));
 }

@@ -179,11 +179,7 @@ impl<E: Engine> Session<E> {
     fn request_tables(&self) {
         if self.tables_on {
             let dir = self.endgame_dir.as_deref();
-            let variable = std::env::var(crate::egdb::default_set::BUILD_VARIABLE).ok();
-            let seeds = crate::egdb::default_set::build_seeds(
-                self.options.endgame_build,
-                variable.as_deref(),
-            );
+            let seeds = crate::egdb::default_set::from_env(self.options.endgame_build);
             self.tables
                 .request(self.options.grand_slam, dir, seeds, &self.output);
         }
