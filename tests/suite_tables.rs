@@ -136,9 +136,15 @@ fn krou_suite_check_exits_non_zero_on_a_wrong_entry() {
 
 /// Runs `krou suite make hard` on the test tables, 13 seeds against an engine with 0–8.
 fn make_hard(out: &Path, extra: &[&str]) -> String {
+    make_hard_from(out, "13", extra)
+}
+
+/// Runs `krou suite make hard --from FROM --to 13` on the test tables, against an engine with
+/// 0–8: the file without its header's command line.
+fn make_hard_from(out: &Path, from: &str, extra: &[&str]) -> String {
     let (_, dir) = tables();
     let run = Command::new(env!("CARGO_BIN_EXE_krou"))
-        .args(["suite", "make", "hard", "--from", "13", "--to", "13"])
+        .args(["suite", "make", "hard", "--from", from, "--to", "13"])
         .args(["--engine-seeds", "8", "--per-count", "3", "--nodes", "300"])
         .args(["--game-nodes", "100", "--batch", "16", "--out"])
         .arg(out)
@@ -260,4 +266,45 @@ fn make_hard_with_confirm_nodes_keeps_what_the_longer_search_fails_too() {
             assert!(said.contains(&format!("{says}{played}")), "{said}");
         }
     }
+}
+
+#[test]
+fn make_hard_plays_one_game_for_every_seed_count_and_resumes_them_together() {
+    let (tables, dir) = tables();
+    let bound = ["--max-boards", "20000"];
+    let entries = |text: &str, seeds: u8| -> Vec<String> {
+        parse_text("hard.suite", text)
+            .expect("reads")
+            .entries
+            .into_iter()
+            .filter(|(_, e)| e.position.seeds_on_board() == seeds)
+            .map(|(_, e)| format!("{}", e.position))
+            .collect()
+    };
+    let both = make_hard_from(
+        &dir.join("hard-12-13.suite"),
+        "12",
+        &[&["--threads", "2"][..], &bound].concat(),
+    );
+    let alone = make_hard(
+        &dir.join("hard-13-alone.suite"),
+        &[&["--threads", "2"][..], &bound].concat(),
+    );
+    // Game k gives count 13 the same boards whether count 12 takes part or not.
+    assert_eq!(entries(&both, 13), entries(&alone, 13));
+    assert_eq!(entries(&both, 12).len(), 3, "{both}");
+    for (_, entry) in &parse_text("hard.suite", &both).expect("reads").entries {
+        let j = judge(tables, &entry.position).expect("covered");
+        assert_eq!(
+            (j.best(), j.avoid()),
+            (entry.best.clone(), entry.avoid.clone())
+        );
+    }
+    // Stopped after one batch and resumed on one thread, the counts go on side by side.
+    let resumed = dir.join("hard-12-13-resumed.suite");
+    let partial = make_hard_from(&resumed, "12", &["--threads", "1", "--max-boards", "16"]);
+    assert!(partial.contains("# hard 12 seeds: 16 boards"), "{partial}");
+    assert!(partial.contains("# hard 13 seeds: 16 boards"), "{partial}");
+    let whole = make_hard_from(&resumed, "12", &[&["--threads", "1"][..], &bound].concat());
+    assert_eq!(whole, both);
 }

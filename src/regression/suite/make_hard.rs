@@ -13,10 +13,12 @@
 //! Each board is tried with every store split (the side to move's lead), and a position
 //! reached again from another board is kept once.
 //!
-//! Board `k` of seed count `n` has a random stream of its own, so boards are judged in batches
-//! on several threads and a stopped run resumes at the first board of the batch it was in:
-//! [`make`] reports each batch's kept entries and the boards done so far, in board order, and
-//! the result is the same for any number of threads.
+//! Board `k` of seed count `n` has a random stream of its own (drawn boards), or is what game
+//! `k` of Krou against itself, a stream of its own shared by every seed count, passes through
+//! with `n` seeds; so boards are judged in batches on several threads, the seed counts side by
+//! side, and a stopped run resumes at the first board of the batch it was in: [`make`] reports
+//! each batch's kept entries and the boards done so far, in board order, and the result is the
+//! same for any number of threads.
 
 use super::entry::Entry;
 use super::judge::{self, Result};
@@ -83,7 +85,8 @@ pub enum Boards {
     /// draws them.
     Random,
     /// Board `k`: the pits of the positions of that many seeds in game `k` of Krou against
-    /// itself at this many nodes a move (2–8 random moves first, then one in 8 at random).
+    /// itself at this many nodes a move (2–8 random moves first, then one in 8 at random), one
+    /// game for all the seed counts.
     Games(u64),
 }
 
@@ -174,9 +177,11 @@ enum Verdict {
 
 /// Fills the seed counts of `plan` from `tables` (the full ones; the engine's search gets them
 /// cut to `plan.engine_seeds`), starting from `progress` (one per seed count of the plan, as a
-/// stopped run left them). `sink` hears after every batch the seed count, the batch's kept
-/// entries (ids not yet set) with their kinds, and the progress so far; `log`, a line now and
-/// then.
+/// stopped run left them). The seed counts advance together, batch by batch, so that one game
+/// gives boards to all of them (playing it took more time than judging its boards); a count
+/// behind the others catches up alone first. `sink` hears after every batch, for each seed count
+/// that took part, the seed count, the batch's kept entries (ids not yet set) with their kinds,
+/// and the progress so far; `log`, a line now and then.
 pub fn make(
     tables: &Arc<Tables>,
     plan: &Plan,
@@ -189,72 +194,124 @@ pub fn make(
     let mut searchers: Vec<Searchers> = (0..threads)
         .map(|_| Searchers::new(&engine_tables, plan.nodes))
         .collect();
-    for (&(seeds, count), done) in plan.counts.iter().zip(progress.iter_mut()) {
-        let cap = cap(count);
-        let mut tally = Tally::default();
-        while done.kept.iter().sum::<usize>() < count && done.boards < plan.max_boards {
-            let first = done.boards;
-            let last = (first + plan.batch.max(1)).min(plan.max_boards);
-            let open: [bool; 6] = std::array::from_fn(|k| done.kept[k] < cap);
-            let verdicts = judge_batch(tables, &mut searchers, plan, seeds, first..last, &open);
-            let mut kept = Vec::new();
-            for verdict in verdicts {
-                match verdict {
-                    Verdict::Nothing => {}
-                    Verdict::TooEasy => {
-                        tally.candidates += 1;
-                        tally.too_easy += 1;
-                    }
-                    Verdict::Unproven => {
-                        tally.candidates += 1;
-                        tally.unproven += 1;
-                    }
-                    Verdict::Kept(entry, kind) => {
-                        tally.candidates += 1;
-                        if done.kept[kind] < cap
-                            && done.kept.iter().sum::<usize>() < count
-                            && done.positions.insert(entry.position)
-                        {
-                            done.kept[kind] += 1;
-                            tally.kept += 1;
-                            kept.push((*entry, kind));
-                        }
-                    }
-                }
-            }
+    let batch = plan.batch.max(1);
+    let counts = &plan.counts[..plan.counts.len().min(progress.len())];
+    let mut tallies = vec![Tally::default(); counts.len()];
+    let is_open = |count: usize, done: &Progress| {
+        done.kept.iter().sum::<usize>() < count && done.boards < plan.max_boards
+    };
+    loop {
+        let open: Vec<usize> = (0..counts.len())
+            .filter(|&i| is_open(counts[i].1, &progress[i]))
+            .collect();
+        let Some(first) = open.iter().map(|&i| progress[i].boards).min() else {
+            break;
+        };
+        // A batch ends where a count further on stands, so that the two then go together.
+        let last = open
+            .iter()
+            .map(|&i| progress[i].boards)
+            .filter(|&b| b > first)
+            .fold((first + batch).min(plan.max_boards), usize::min);
+        let joining: Vec<Joining> = open
+            .iter()
+            .filter(|&&i| progress[i].boards == first)
+            .map(|&i| Joining {
+                index: i,
+                seeds: counts[i].0,
+                open: std::array::from_fn(|k| progress[i].kept[k] < cap(counts[i].1)),
+            })
+            .collect();
+        let verdicts = judge_batch(tables, &mut searchers, plan, first..last, &joining);
+        for (joined, verdicts) in joining.iter().zip(verdicts) {
+            let i = joined.index;
+            let (count, done, tally) = (counts[i].1, &mut progress[i], &mut tallies[i]);
+            let kept = settle(verdicts, count, done, tally);
             done.boards = last;
-            sink(seeds, &kept, done);
-            if done.boards % (64 * plan.batch.max(1)) == 0 {
+            sink(joined.seeds, &kept, done);
+            if done.boards % (64 * batch) == 0 {
                 log(&format!(
-                    "{seeds} seeds: {} boards, {:?} kept by kind, {tally:?}",
-                    done.boards, done.kept
+                    "{} seeds: {} boards, {:?} kept by kind, {tally:?}",
+                    joined.seeds, done.boards, done.kept
                 ));
             }
+            if !is_open(count, done) {
+                log(&summary(joined.seeds, count, done, tally, plan.nodes));
+            }
         }
-        log(&format!(
-            "{seeds} seeds: {} of {count} kept (by kind {:?}, at most {cap} each), {} boards, {} candidates, {} too easy at {} nodes, {} unproven (a quiet move may repeat)",
-            done.kept.iter().sum::<usize>(),
-            done.kept,
-            done.boards,
-            tally.candidates,
-            tally.too_easy,
-            plan.nodes,
-            tally.unproven,
-        ));
     }
 }
 
-/// Judges boards `range` of `seeds` seeds on the searchers' threads; verdicts in board order.
+/// A seed count taking part in a batch: its place in the plan, its seeds and the kinds it still
+/// wants.
+struct Joining {
+    index: usize,
+    seeds: u8,
+    open: [bool; 6],
+}
+
+/// Counts a batch's verdicts for one seed count and keeps what still fits (in board order):
+/// the entries kept, with their kinds.
+fn settle(
+    verdicts: Vec<Verdict>,
+    count: usize,
+    done: &mut Progress,
+    tally: &mut Tally,
+) -> Vec<(Entry, usize)> {
+    let cap = cap(count);
+    let mut kept = Vec::new();
+    for verdict in verdicts {
+        match verdict {
+            Verdict::Nothing => {}
+            Verdict::TooEasy => {
+                tally.candidates += 1;
+                tally.too_easy += 1;
+            }
+            Verdict::Unproven => {
+                tally.candidates += 1;
+                tally.unproven += 1;
+            }
+            Verdict::Kept(entry, kind) => {
+                tally.candidates += 1;
+                if done.kept[kind] < cap
+                    && done.kept.iter().sum::<usize>() < count
+                    && done.positions.insert(entry.position)
+                {
+                    done.kept[kind] += 1;
+                    tally.kept += 1;
+                    kept.push((*entry, kind));
+                }
+            }
+        }
+    }
+    kept
+}
+
+/// The log line of a seed count that is full or out of boards.
+fn summary(seeds: u8, count: usize, done: &Progress, tally: &Tally, nodes: u64) -> String {
+    format!(
+        "{seeds} seeds: {} of {count} kept (by kind {:?}, at most {} each), {} boards, {} candidates, {} too easy at {nodes} nodes, {} unproven (a quiet move may repeat)",
+        done.kept.iter().sum::<usize>(),
+        done.kept,
+        cap(count),
+        done.boards,
+        tally.candidates,
+        tally.too_easy,
+        tally.unproven,
+    )
+}
+
+/// Judges boards `range` for each of the `joining` seed counts on the searchers' threads: per
+/// seed count, the verdicts in board order.
 fn judge_batch(
     tables: &Tables,
     searchers: &mut [Searchers],
     plan: &Plan,
-    seeds: u8,
     range: std::ops::Range<usize>,
-    open: &[bool; 6],
-) -> Vec<Verdict> {
+    joining: &[Joining],
+) -> Vec<Vec<Verdict>> {
     let threads = searchers.len();
-    let mut parts: Vec<Vec<(usize, Vec<Verdict>)>> = std::thread::scope(|scope| {
+    let mut parts: Vec<Vec<(usize, Vec<Vec<Verdict>>)>> = std::thread::scope(|scope| {
         let handles: Vec<_> = searchers
             .iter_mut()
             .enumerate()
@@ -263,7 +320,7 @@ fn judge_batch(
                 scope.spawn(move || {
                     range
                         .filter(|k| k % threads == t)
-                        .map(|k| (k, one_board(tables, searcher, plan, seeds, k, open)))
+                        .map(|k| (k, one_board(tables, searcher, plan, k, joining)))
                         .collect::<Vec<_>>()
                 })
             })
@@ -273,45 +330,80 @@ fn judge_batch(
             .map(|h| h.join().unwrap_or_default())
             .collect()
     });
-    let mut all: Vec<(usize, Vec<Verdict>)> = parts.drain(..).flatten().collect();
+    let mut all: Vec<(usize, Vec<Vec<Verdict>>)> = parts.drain(..).flatten().collect();
     all.sort_by_key(|(k, _)| *k);
-    all.into_iter().flat_map(|(_, v)| v).collect()
+    let mut per_count: Vec<Vec<Verdict>> = joining.iter().map(|_| Vec::new()).collect();
+    for (_, verdicts) in all {
+        for (into, from) in per_count.iter_mut().zip(verdicts) {
+            into.extend(from);
+        }
+    }
+    per_count
 }
 
-/// The boards of index `index` of `seeds` seeds (several from one game): every candidate store
-/// split of each, judged.
+/// The stream of game `k`'s random moves, apart from every seed count's own stream (those
+/// use the seed count in bits 40 and up, and boards below 2^40).
+const GAME_STREAM: u64 = 1 << 63;
+
+/// Board index `index` for each of the `joining` seed counts (several boards of a count may
+/// come from one game): every candidate store split of each, judged; one list per count.
 fn one_board(
     tables: &Tables,
     searchers: &mut Searchers,
     plan: &Plan,
-    seeds: u8,
     index: usize,
-    open: &[bool; 6],
-) -> Vec<Verdict> {
-    let mut rng = Rng::derived(plan.seed, (u64::from(seeds) << 40) | index as u64);
-    let boards = match plan.boards {
-        Boards::Random => random_board(seeds, &mut rng).into_iter().collect(),
-        Boards::Games(nodes) => game_boards(&mut searchers.player, seeds, nodes, &mut rng),
+    joining: &[Joining],
+) -> Vec<Vec<Verdict>> {
+    let stream = |seeds: u8| (u64::from(seeds) << 40) | index as u64;
+    let played = match plan.boards {
+        Boards::Random => Vec::new(),
+        Boards::Games(nodes) => {
+            let lowest = joining.iter().map(|j| j.seeds).min().unwrap_or(0);
+            let highest = joining.iter().map(|j| j.seeds).max().unwrap_or(0);
+            let mut rng = Rng::derived(plan.seed, GAME_STREAM | index as u64);
+            game_boards(&mut searchers.player, lowest..=highest, nodes, &mut rng)
+        }
     };
-    boards
+    joining
         .iter()
-        .flat_map(|board| {
-            judge_board(
-                tables,
-                &mut searchers.engine,
-                plan,
-                seeds,
-                board,
-                &mut rng,
-                open,
-            )
+        .map(|joined| {
+            let seeds = joined.seeds;
+            let mut rng = Rng::derived(plan.seed, stream(seeds));
+            let boards: Vec<Position> = match plan.boards {
+                Boards::Random => random_board(seeds, &mut rng).into_iter().collect(),
+                Boards::Games(_) => played
+                    .iter()
+                    .filter(|b| b.seeds_on_board() == seeds)
+                    .copied()
+                    .collect(),
+            };
+            boards
+                .iter()
+                .flat_map(|board| {
+                    judge_board(
+                        tables,
+                        &mut searchers.engine,
+                        plan,
+                        seeds,
+                        board,
+                        &mut rng,
+                        &joined.open,
+                    )
+                })
+                .collect()
         })
         .collect()
 }
 
-/// The distinct boards (pits and side to move) of `seeds` seeds in one game of Krou against
-/// itself at `nodes` nodes a move, with random moves mixed in as `rng` says.
-fn game_boards(player: &mut Searcher, seeds: u8, nodes: u64, rng: &mut Rng) -> Vec<Position> {
+/// The distinct boards (pits and side to move) with a number of seeds in `seeds` in one game of
+/// Krou against itself at `nodes` nodes a move, with random moves mixed in as `rng` says; the
+/// game stops below the fewest.
+fn game_boards(
+    player: &mut Searcher,
+    seeds: std::ops::RangeInclusive<u8>,
+    nodes: u64,
+    rng: &mut Rng,
+) -> Vec<Position> {
     let mut game = Game::new(Position::start(), judge::RULE);
     let opening = 2 + rng.below(7);
     let mut found: Vec<Position> = Vec::new();
@@ -319,10 +411,10 @@ fn game_boards(player: &mut Searcher, seeds: u8, nodes: u64, rng: &mut Rng) -> V
     while game.outcome().is_none() && game.moves().len() < 300 {
         let position = *game.position();
         let on_board = position.seeds_on_board();
-        if on_board < seeds {
+        if on_board < *seeds.start() {
             break;
         }
-        if on_board == seeds && !found.iter().any(|p| p.pits() == position.pits()) {
+        if seeds.contains(&on_board) && !found.iter().any(|p| p.pits() == position.pits()) {
             found.push(position);
         }
         let moves: Vec<Move> = game.legal_moves().collect();
