@@ -143,3 +143,88 @@ fn tables_bound_the_true_value_further() {
         assert!(done.join().is_ok(), "{rule}: the comparison failed");
     }
 }
+
+/// The recurrence proofs of `krou suite` (`recurrence::holds`) against the exhaustive search:
+/// wherever a proof says that a quiet move keeps the result the tables give it although the
+/// position left behind could recur, the real rules (history starting at the position) agree,
+/// for every position of 0–4 seeds, both sides to move, every lead that leaves the result open.
+#[test]
+fn recurrence_proofs_hold_under_the_real_rules() {
+    use krou::regression::suite::judge::{Result, can_recur};
+    use krou::regression::suite::recurrence::holds;
+    let rule = GrandSlam::NoCapture;
+    let tables = Tables::build(rule, CI_SEEDS, 2);
+    let mut solved = Vec::new();
+    let (mut proofs, mut beyond_can_recur, mut refused, mut recurrence_wins) = (0, 0, 0, 0);
+    for seeds in 0..=CI_SEEDS {
+        let mut layer = Layer::new(rule, seeds, &solved, &tables);
+        let top = seeds as i8;
+        for pits in boards(seeds) {
+            for side in Side::BOTH {
+                let board = position(pits, side);
+                let node = layer.index[&key(&board)];
+                let edges: Vec<_> = (layer.first[node as usize]..layer.first[node as usize + 1])
+                    .map(|e| layer.edges[e])
+                    .collect();
+                for found in tables.moves(&board).expect("covered") {
+                    if found.captured > 0 {
+                        continue;
+                    }
+                    let edge = *edges.iter().find(|e| e.mv == found.mv).expect("legal");
+                    // The move's value under the real rules: the largest margin it reaches.
+                    let value = (-top..=top)
+                        .rev()
+                        .find(|&b| layer.move_reaches(node, edge, b))
+                        .unwrap_or(-top);
+                    let stores = 48 - i32::from(seeds);
+                    for lead in (-i32::from(seeds)..=i32::from(seeds)).step_by(2) {
+                        let (own, other) = ((stores + lead) / 2, (stores - lead) / 2);
+                        let pair = match side {
+                            Side::South => [own as u8, other as u8],
+                            Side::North => [other as u8, own as u8],
+                        };
+                        let p = krou::rules::Position::new(pits, pair, side).expect("48 seeds");
+                        let lo = Result::of_margin(lead + i32::from(found.bounds.lo));
+                        let hi = Result::of_margin(lead + i32::from(found.bounds.hi));
+                        let recurred = Result::of_margin(lead + i32::from(Tables::own_split(&p)));
+                        if lo != hi || lo == recurred {
+                            continue;
+                        }
+                        if holds(&tables, &p, found.mv, lo, recurred) == Some(true) {
+                            proofs += 1;
+                            beyond_can_recur += usize::from(can_recur(&p, found.mv) != Some(false));
+                            assert_eq!(
+                                Result::of_margin(lead + i32::from(value)),
+                                lo,
+                                "{p} {}: proven {lo:?}, real value {value}",
+                                found.mv
+                            );
+                        } else {
+                            refused += 1;
+                        }
+                        // Where the recurrence does change the result, no proof may exist.
+                        recurrence_wins +=
+                            usize::from(Result::of_margin(lead + i32::from(value)) != lo);
+                    }
+                }
+            }
+        }
+        solved.push(if seeds + 2 <= CI_SEEDS {
+            layer.solve()
+        } else {
+            Solved::default()
+        });
+    }
+    eprintln!(
+        "{proofs} proofs ({beyond_can_recur} where the position can recur), {refused} refused, \
+         {recurrence_wins} where the recurrence changes the result"
+    );
+    assert!(
+        beyond_can_recur > 0,
+        "the proofs reach what can_recur cannot"
+    );
+    assert!(
+        recurrence_wins > 0,
+        "the comparison meets moves whose result the recurrence changes"
+    );
+}

@@ -10,9 +10,12 @@
 //! recurrence would end the game with each side taking the seeds on its side: when that
 //! result is the move's result too, neither side gains by it (the side that could force the
 //! result still does, whether its line meets the position again or not), so the result stands.
-//! Otherwise a quiet move's result is taken as proven only when a search of every line of
-//! quiet moves from the child shows that the position left behind cannot recur ([`can_recur`]).
+//! Otherwise a quiet move's result is taken as proven only when the side that the recurrence
+//! would hurt keeps the result without letting the position recur ([`recurrence::holds`]), or
+//! when a search of every line of quiet moves from the child shows that the position left
+//! behind cannot recur ([`can_recur`]).
 
+use super::recurrence;
 use crate::egdb::Tables;
 use crate::rules::{GrandSlam, Move, Position};
 use std::cmp::Ordering;
@@ -45,7 +48,8 @@ impl Result {
         }
     }
 
-    fn of_margin(margin: i32) -> Result {
+    /// The result of a final margin (own store minus the opponent's) for the side it is of.
+    pub fn of_margin(margin: i32) -> Result {
         match margin.cmp(&0) {
             Ordering::Greater => Result::Win,
             Ordering::Equal => Result::Draw,
@@ -121,8 +125,11 @@ pub fn judge(tables: &Tables, position: &Position) -> Option<Judgement> {
     for found in tables.moves(position)? {
         let lo = Result::of_margin(lead + i32::from(found.bounds.lo));
         let hi = Result::of_margin(lead + i32::from(found.bounds.hi));
-        let real =
-            found.captured > 0 || lo == recurred || !can_recur(position, found.mv).unwrap_or(true);
+        let real = found.captured > 0
+            || lo == recurred
+            || (lo == hi
+                && recurrence::holds(tables, position, found.mv, lo, recurred) == Some(true))
+            || !can_recur(position, found.mv).unwrap_or(true);
         moves.push(MoveJudgement {
             mv: found.mv,
             result: (lo == hi && real).then_some(lo),
