@@ -327,7 +327,10 @@ fn judge_batch(
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_default())
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
             .collect()
     });
     let mut all: Vec<(usize, Vec<Vec<Verdict>>)> = parts.drain(..).flatten().collect();
@@ -395,7 +398,7 @@ fn one_board(
         .collect()
 }
 
-/// The distinct boards (pits and side to move) with a number of seeds in `seeds` in one game of
+/// The distinct boards (by their pits) with a number of seeds in `seeds` in one game of
 /// Krou against itself at `nodes` nodes a move, with random moves mixed in as `rng` says; the
 /// game stops below the fewest.
 fn game_boards(

@@ -15,10 +15,11 @@
 //! earlier position of the line fails. A position proven within `d` plies is remembered with
 //! its smallest `d`, so the prover's strategy (a move proven within fewer plies than its
 //! position) never repeats a position: its lines are the tables' game, and end in a capture or
-//! the game's end whose bounds settle the result.
+//! the game's end whose bounds settle the result. That and the root check carry the proof; the
+//! check against the rest of the line only prunes.
 
 use super::judge::{RULE, Result};
-use crate::egdb::{Bounds, Tables};
+use crate::egdb::{Bounds, MoveBounds, Tables};
 use crate::rules::{Move, Position, Side};
 use std::collections::HashMap;
 
@@ -31,7 +32,8 @@ pub const PROOF_DEPTH: u32 = 64;
 /// Whether the result `result` of the quiet move `mv` from `root` (for the side to move there)
 /// holds although `root` could recur with the result `recurred`: `Some(true)` when a strategy
 /// that keeps it without the root recurring was found, `Some(false)` when none exists within
-/// [`PROOF_DEPTH`] plies, `None` after [`PROOF_LIMIT`] positions.
+/// [`PROOF_DEPTH`] plies was found (the search is not complete: a failure it met on one line is
+/// remembered for others), `None` after [`PROOF_LIMIT`] positions or when `mv` is not legal.
 pub fn holds(
     tables: &Tables,
     root: &Position,
@@ -39,6 +41,9 @@ pub fn holds(
     result: Result,
     recurred: Result,
 ) -> Option<bool> {
+    if result == recurred {
+        return Some(true);
+    }
     let child = root.try_play(mv, RULE).ok()?.position;
     let side = root.side_to_move();
     let mut proof = Proof {
@@ -57,9 +62,6 @@ pub fn holds(
         failed: HashMap::new(),
         line: Vec::new(),
     };
-    if result == recurred {
-        return Some(true);
-    }
     for depth in 0..=PROOF_DEPTH {
         if proof.forces(child, depth)? {
             return Some(true);
@@ -82,7 +84,8 @@ struct Proof<'a> {
     visited: usize,
     /// Positions proven, with the fewest plies they were proven within.
     proven: HashMap<Position, u32>,
-    /// Positions that failed, with the most plies they failed within.
+    /// Positions that failed, with the most plies they failed within (a failure may come from
+    /// the line it was met on: remembering it loses proofs, never makes a wrong one).
     failed: HashMap<Position, u32>,
     /// The positions of the line searched, the root excepted.
     line: Vec<Position>,
@@ -122,7 +125,7 @@ impl Proof<'_> {
             return Some(false);
         };
         let mover = here.side_to_move();
-        let holds = if moves.is_empty() {
+        let kept = if moves.is_empty() {
             // The game ends; each side takes its own seeds.
             let split = Tables::own_split(&here);
             self.settles(
@@ -134,28 +137,23 @@ impl Proof<'_> {
             )
         } else {
             self.line.push(here);
-            let found = self.moves(&here, &moves, depth);
+            let by_moves = self.by_moves(&here, &moves, depth);
             self.line.pop();
-            found?
+            by_moves?
         };
-        if holds {
+        if kept {
             let d = self.proven.entry(here).or_insert(depth);
             *d = (*d).min(depth);
         } else {
             let d = self.failed.entry(here).or_insert(depth);
             *d = (*d).max(depth);
         }
-        Some(holds)
+        Some(kept)
     }
 
     /// Whether, among `here`'s moves (the tables' bounds of each), the prover has one that
     /// keeps its side of the target (its move) or every move does (the opponent's).
-    fn moves(
-        &mut self,
-        here: &Position,
-        moves: &[crate::egdb::MoveBounds],
-        depth: u32,
-    ) -> Option<bool> {
+    fn by_moves(&mut self, here: &Position, moves: &[MoveBounds], depth: u32) -> Option<bool> {
         let mover = here.side_to_move();
         let proving = mover == self.prover;
         for found in moves {
