@@ -17,46 +17,13 @@
 
 use super::recurrence;
 use crate::egdb::Tables;
-use crate::rules::{GrandSlam, Move, Position};
-use std::cmp::Ordering;
+use crate::rules::{Move, Position};
 use std::collections::HashSet;
 
-/// The rule suites are written for (the default one).
-pub const RULE: GrandSlam = GrandSlam::NoCapture;
+pub use super::result::{RULE, Result};
 
 /// The most positions [`can_recur`] visits before giving up (the move is then unproven).
 pub const RECUR_LIMIT: usize = 20_000;
-
-/// A game's result for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Result {
-    /// The side to move loses.
-    Loss,
-    /// A draw (24–24).
-    Draw,
-    /// The side to move wins.
-    Win,
-}
-
-impl Result {
-    /// `win`, `draw` or `loss`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Result::Win => "win",
-            Result::Draw => "draw",
-            Result::Loss => "loss",
-        }
-    }
-
-    /// The result of a final margin (own store minus the opponent's) for the side it is of.
-    pub fn of_margin(margin: i32) -> Result {
-        match margin.cmp(&0) {
-            Ordering::Greater => Result::Win,
-            Ordering::Equal => Result::Draw,
-            Ordering::Less => Result::Loss,
-        }
-    }
-}
 
 /// What the tables say about one move.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -20,8 +20,8 @@
 //! - [`entry`]: one position and its operations; [`parse`]: the strict reader;
 //! - [`run`] and [`engine`]: an engine process through every position; [`report`]: the table,
 //!   result files, changes against an earlier run, JUnit; [`noise`]: intervals and the sign test;
-//! - [`judge`]: the tables' verdict on every move, with [`recurrence`] for quiet moves whose
-//!   position could recur; [`make`], [`make_hard`] and [`make_search`]:
+//! - [`judge`]: the tables' verdict on every move ([`result`]: what it is judged by), with
+//!   [`recurrence`] for quiet moves whose position could recur; [`make`], [`make_hard`] and [`make_search`]:
 //!   generators;
 //!   [`check`]: a proven suite against the tables; [`cli`]: the command line, with `make` and
 //!   `check` in [`cli_make`] (`make hard` in `cli_hard`); `files`: reading suites, writing results.
@@ -41,6 +41,7 @@ pub mod noise;
 pub mod parse;
 pub mod recurrence;
 pub mod report;
+pub mod result;
 pub mod run;
 
 pub use entry::{Entry, Source};

@@ -18,7 +18,7 @@
 //! the game's end whose bounds settle the result. That and the root check carry the proof; the
 //! check against the rest of the line only prunes.
 
-use super::judge::{RULE, Result};
+use super::result::{RULE, Result};
 use crate::egdb::{Bounds, MoveBounds, Tables};
 use crate::rules::{Move, Position, Side};
 use std::collections::HashMap;
