@@ -31,8 +31,8 @@ pub const PROOF_DEPTH: u32 = 64;
 
 /// Whether the result `result` of the quiet move `mv` from `root` (for the side to move there)
 /// holds although `root` could recur with the result `recurred`: `Some(true)` when a strategy
-/// that keeps it without the root recurring was found, `Some(false)` when none exists within
-/// [`PROOF_DEPTH`] plies was found (the search is not complete: a failure it met on one line is
+/// that keeps it without the root recurring was found, `Some(false)` when none was found within
+/// [`PROOF_DEPTH`] plies (the search is not complete: a failure it met on one line is
 /// remembered for others), `None` after [`PROOF_LIMIT`] positions or when `mv` is not legal.
 pub fn holds(
     tables: &Tables,
