@@ -302,9 +302,24 @@ fn make_hard_plays_one_game_for_every_seed_count_and_resumes_them_together() {
     }
     // Stopped after one batch and resumed on one thread, the counts go on side by side.
     let resumed = dir.join("hard-12-13-resumed.suite");
-    let partial = make_hard_from(&resumed, "12", &["--threads", "1", "--max-boards", "16"]);
-    assert!(partial.contains("# hard 12 seeds: 16 boards"), "{partial}");
-    assert!(partial.contains("# hard 13 seeds: 16 boards"), "{partial}");
+    let partial = make_hard_from(&resumed, "12", &["--threads", "1", "--max-boards", "32"]);
+    assert!(partial.contains("# hard 12 seeds: 32 boards"), "{partial}");
+    assert!(partial.contains("# hard 13 seeds: 32 boards"), "{partial}");
+    // A run that ends at --max-boards leaves its positions named, in order of seed count.
+    let stopped = parse_text("partial.suite", &partial).expect("reads");
+    let seeds: Vec<u8> = stopped
+        .entries
+        .iter()
+        .map(|(_, e)| e.position.seeds_on_board())
+        .collect();
+    assert_eq!(seeds, [12, 12, 13], "{partial}");
+    assert!(
+        stopped
+            .entries
+            .iter()
+            .all(|(_, e)| e.id.as_deref().is_some_and(|id| id.starts_with("hard "))),
+        "{partial}"
+    );
     let whole = make_hard_from(&resumed, "12", &[&["--threads", "1"][..], &bound].concat());
     assert_eq!(whole, both);
 }

@@ -2,8 +2,9 @@
 //!
 //! The file grows batch by batch: the kept entries, then `# hard N seeds: B boards` (the boards
 //! of seed count `N` judged so far). A stopped run reads the file back and goes on from each
-//! seed count's last such line; a finished one is rewritten with the entries in order and
-//! without those lines.
+//! seed count's last such line. When the run ends, the file is rewritten with the entries in
+//! order and named; without those lines when every seed count is full, with each count's last
+//! one when some count reached `--max-boards`, so that a larger one goes on from there.
 
 use super::cli_make::{header, load_tables, seeds_count};
 use super::entry::Entry;
@@ -147,23 +148,27 @@ pub(super) fn make_hard(args: &HardArgs) -> Result<ExitCode, String> {
     let wanted: usize = counts.iter().map(|c| c.1).sum();
     let finished = read_back(&args.out)?;
     let mut entries = finished.entries;
-    if entries.len() >= wanted {
-        entries.sort_by_key(|e| (seeds_of(e), e.category.clone(), kind_of(e)));
-        let mut text = file_header();
-        let mut numbers = std::collections::HashMap::new();
-        for mut entry in entries {
-            let category = entry.category.clone().unwrap_or_default();
-            let k = numbers.entry(category.clone()).or_insert(0);
-            *k += 1;
-            entry.id = Some(format!("hard {category} {k:03}"));
-            text += &format!("{entry}\n");
-        }
+    entries.sort_by_key(|e| (seeds_of(e), e.category.clone(), kind_of(e)));
+    let mut text = file_header();
+    let mut numbers = std::collections::HashMap::new();
+    let kept = entries.len();
+    for mut entry in entries {
+        let category = entry.category.clone().unwrap_or_default();
+        let k = numbers.entry(category.clone()).or_insert(0);
+        *k += 1;
+        entry.id = Some(format!("hard {category} {k:03}"));
+        text += &format!("{entry}\n");
+    }
+    if kept >= wanted {
         super::files::write(&args.out, "--out", &text)?;
         eprintln!("{wanted} positions written to {}", args.out.display());
     } else {
+        // Written in order all the same, with where each count stopped, so that the file can
+        // be used as it is and a larger --max-boards goes on from there.
+        text += &ends;
+        super::files::write(&args.out, "--out", &text)?;
         eprintln!(
-            "{} of {wanted} positions in {} (some seed count ran out of boards)",
-            entries.len(),
+            "{kept} of {wanted} positions written to {} (some seed count reached --max-boards)",
             args.out.display()
         );
     }
