@@ -509,3 +509,52 @@ fn keep_solved_reads_ids_outside_strings_and_prints_nothing_on_an_error() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("--note needs a value"));
     }
 }
+
+/// With `--failed`, the positions every run marks `failed` are kept; an `error` is not a failure.
+#[test]
+fn keep_solved_with_failed_keeps_what_every_run_failed() {
+    let dir = scratch("suite-keep-failed");
+    let file = suite(&dir);
+    let first = dir.join("first.txt");
+    std::fs::write(
+        &first,
+        "any\tA\tsolved\nnot A\tA\tfailed\nonly B\tA\tfailed\nc\t-\terror\n",
+    )
+    .expect("results written");
+    let second = dir.join("second.txt");
+    std::fs::write(
+        &second,
+        "any\tB\tfailed\nnot A\tA\tfailed\nonly B\tB\tsolved\nc\tD\tfailed\n",
+    )
+    .expect("results written");
+    let out = keep_solved(&dir, [&file, &first, &second]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("kept 0, dropped 4"),
+        "solved in both: none; {stderr}"
+    );
+
+    let args = ["--failed", "small.suite", "first.txt", "second.txt"];
+    let out = keep_solved(&dir, args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("kept 1, dropped 3"), "{stderr}");
+    let kept = stdout(&out);
+    assert!(
+        kept.starts_with(
+            "# Kept by scripts/suite-keep-solved: the positions of small.suite failed"
+        ),
+        "{kept}"
+    );
+    let positions: Vec<&str> = kept.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(
+        positions,
+        [&format!("{START} am A; id \"not A\"; cat \"easy\";"), ""]
+    );
+
+    let out = keep_solved(&dir, ["--fail", "small.suite", "first.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown option --fail"));
+}
