@@ -1,6 +1,6 @@
 //! `tests/suites/hard.suite` against tables built here: its 21-seed positions (the smallest it
-//! has, a third of the file) checked as `krou suite check` checks them. The whole file needs
-//! the 0–24 tables (1.25 GB, about 20 minutes to build); docs/suites.md gives that check's
+//! has, 300 of the 1,029) checked as `krou suite check` checks them. The whole file needs
+//! the 0–24 tables (1.25 GB, 12 to 30 minutes to build); docs/suites.md gives that check's
 //! command and time. The 0–21 tables take about two minutes of both cores and 350 MB.
 
 use krou::egdb::Tables;
