@@ -320,6 +320,11 @@ fn make_hard_plays_one_game_for_every_seed_count_and_resumes_them_together() {
             .all(|(_, e)| e.id.as_deref().is_some_and(|id| id.starts_with("hard "))),
         "{partial}"
     );
+    // A run of 13 seeds alone on that file is not full with its one position of 13 seeds,
+    // though the file holds three: both counts keep where they stopped.
+    let alone = make_hard(&resumed, &["--threads", "1", "--max-boards", "32"]);
+    assert!(alone.contains("# hard 12 seeds: 32 boards"), "{alone}");
+    assert!(alone.contains("# hard 13 seeds: 32 boards"), "{alone}");
     let whole = make_hard_from(&resumed, "12", &[&["--threads", "1"][..], &bound].concat());
     assert_eq!(whole, both);
 }

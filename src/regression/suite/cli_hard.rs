@@ -4,7 +4,8 @@
 //! of seed count `N` judged so far). A stopped run reads the file back and goes on from each
 //! seed count's last such line. When the run ends, the file is rewritten with the entries in
 //! order and named; without those lines when every seed count is full, with each count's last
-//! one when some count reached `--max-boards`, so that a larger one goes on from there.
+//! one when some count reached `--max-boards`, so that a larger one goes on from there. Ids are
+//! given again at each end, so those of a file that is resumed may change.
 
 use super::cli_make::{header, load_tables, seeds_count};
 use super::entry::Entry;
@@ -159,16 +160,32 @@ pub(super) fn make_hard(args: &HardArgs) -> Result<ExitCode, String> {
         entry.id = Some(format!("hard {category} {k:03}"));
         text += &format!("{entry}\n");
     }
-    if kept >= wanted {
+    // Where seed counts outside this run stopped stays in the file, for their own resumption.
+    let mut others: Vec<(u8, usize)> = Vec::new();
+    for &(seeds, boards) in &finished.progress {
+        if counts.iter().all(|c| c.0 != seeds) {
+            others.retain(|o| o.0 != seeds);
+            others.push((seeds, boards));
+        }
+    }
+    for (seeds, boards) in others {
+        text += &format!("{PROGRESS}{seeds} seeds: {boards} boards\n");
+    }
+    // Full when every seed count of this run has its number, whatever else the file holds.
+    let full = counts
+        .iter()
+        .zip(&progress)
+        .all(|((_, wanted), p)| p.kept.iter().sum::<usize>() >= *wanted);
+    if full {
         super::files::write(&args.out, "--out", &text)?;
-        eprintln!("{wanted} positions written to {}", args.out.display());
+        eprintln!("{kept} positions written to {}", args.out.display());
     } else {
         // Written in order all the same, with where each count stopped, so that the file can
         // be used as it is and a larger --max-boards goes on from there.
         text += &ends;
         super::files::write(&args.out, "--out", &text)?;
         eprintln!(
-            "{kept} of {wanted} positions written to {} (some seed count reached --max-boards)",
+            "{kept} positions written to {}, short of {wanted} for this run (some seed count reached --max-boards)",
             args.out.display()
         );
     }
