@@ -48,6 +48,7 @@ fn kinds_take_turns_within_each_seed_count() {
         line("h", "win", 21, "F"),
         line("x", "draw", 22, "A"),
         line("y", "draw", 22, "B"),
+        "# hard 22 seeds: 4096 boards".to_string(),
     ];
     std::fs::write(dir.join("pool.suite"), lines.join("\n") + "\n").expect("suite written");
 
@@ -69,14 +70,19 @@ fn kinds_take_turns_within_each_seed_count() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("# Picked by scripts/suite-pick: at most 4 positions"));
     assert_eq!(text.lines().nth(1), Some("# generated"));
+    // The generator's progress line is not true of the picked file: it goes.
+    assert!(!text.contains("# hard 22 seeds"), "{text}");
 
-    // N = 7: at most 4 of a kind; win 1 takes its 3rd and 4th when the others have run out.
+    // N = 7: at most 4 of a kind; win 1 takes its 3rd when the others have run out.
     let out = pick(&dir, &["7", "pool.suite"]);
     assert!(out.status.success());
     assert_eq!(ids(&out), ["a", "b", "c", "d", "e", "f", "g", "x", "y"]);
     // N = 2: one of each of the first two kinds, and the cap of 1 for 22 seeds.
     let out = pick(&dir, &["2", "pool.suite"]);
     assert_eq!(ids(&out), ["a", "b", "x"]);
+    // N = 3: the cap is half of 3 rounded up, 2, so 22 seeds keeps both of its one kind.
+    let out = pick(&dir, &["3", "pool.suite"]);
+    assert_eq!(ids(&out), ["a", "b", "d", "x", "y"]);
 }
 
 /// A bad N, a missing file, and a position without a seed count or `bm` stop the script with
