@@ -161,13 +161,13 @@ pub(super) fn make_hard(args: &HardArgs) -> Result<ExitCode, String> {
         text += &format!("{entry}\n");
     }
     // Where seed counts outside this run stopped stays in the file, for their own resumption.
-    let mut others: Vec<(u8, usize)> = Vec::new();
-    for &(seeds, boards) in &finished.progress {
-        if counts.iter().all(|c| c.0 != seeds) {
-            others.retain(|o| o.0 != seeds);
-            others.push((seeds, boards));
-        }
-    }
+    // (Collected into a map, a count's last line wins.)
+    let others: std::collections::BTreeMap<u8, usize> = finished
+        .progress
+        .iter()
+        .copied()
+        .filter(|(seeds, _)| counts.iter().all(|c| c.0 != *seeds))
+        .collect();
     for (seeds, boards) in others {
         text += &format!("{PROGRESS}{seeds} seeds: {boards} boards\n");
     }
