@@ -50,6 +50,11 @@ const SINGULAR_TABLE_SLACK: i32 = 3;
 /// … and the hash move is extended a ply when every other move, searched half as deep, stays
 /// below the table's score by this much a ply of depth (100 = one seed).
 const SINGULAR_MARGIN: i32 = 4;
+/// Outside the principal variation, a singular hash move is extended two plies when every other
+/// move stays below the test's bound by this much more (100 = one seed) …
+const DOUBLE_MARGIN: i32 = 50;
+/// … and fewer than this many moves on the path to the node were extended twice.
+const MOST_DOUBLE_EXTENSIONS: u8 = 3;
 /// Nodes between two looks at the clock and the stop flags (well under a millisecond).
 const POLL_INTERVAL: u64 = 1024;
 /// How many captures in a row the quiescence search follows past the horizon.
@@ -185,6 +190,8 @@ pub struct Worker<'s, 'a> {
     root_depth: i32,
     /// The move left out at each ply while a singular extension is tested there.
     excluded: [Option<Move>; MAX_PLY],
+    /// How many moves on the path to the node at each ply were extended two plies.
+    doubled: [u8; MAX_PLY],
     /// Aborts are ignored until the first iteration is complete: there is always a move.
     may_abort: bool,
     stopped: bool,
@@ -223,6 +230,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             seldepth: 0,
             root_depth: 0,
             excluded: [None; MAX_PLY],
+            doubled: [0; MAX_PLY],
             may_abort: false,
             stopped: false,
         }
@@ -688,11 +696,17 @@ impl<'s, 'a> Worker<'s, 'a> {
         if self.stopped {
             return 0;
         }
-        let extend_hash_move = match singular {
-            Singular::Alone => true,
+        let hash_move_extension = match singular {
+            Singular::Alone { by_far }
+                if by_far && !pv_node && self.doubled[ply] < MOST_DOUBLE_EXTENSIONS =>
+            {
+                2
+            }
+            Singular::Alone { .. } => 1,
             Singular::Alternative(bound) if bound >= beta => return bound,
-            _ => false,
+            _ => 0,
         };
+        self.doubled[ply + 1] = self.doubled[ply] + u8::from(hash_move_extension == 2);
 
         // 7. The children, best first, with principal-variation search.
         let node = Node {
@@ -722,7 +736,12 @@ impl<'s, 'a> Worker<'s, 'a> {
             } else {
                 boundary
             };
-            let new_depth = depth - 1 + i32::from(extend_hash_move && Some(mv) == hash_move);
+            let new_depth = depth - 1
+                + if Some(mv) == hash_move {
+                    hash_move_extension
+                } else {
+                    0
+                };
             let mut v;
             if i == 0 {
                 v = -self.search(next, -beta, -alpha, new_depth, ply + 1, child_boundary);
@@ -822,7 +841,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         // The test's line is not the node's: the node's own search sets its line afresh.
         self.pv_len[ply] = ply;
         if v < bound {
-            Singular::Alone
+            Singular::Alone {
+                by_far: v < bound - DOUBLE_MARGIN,
+            }
         } else {
             Singular::Alternative(bound)
         }
@@ -881,8 +902,11 @@ enum Entry {
 enum Singular {
     /// Not tested there.
     Untested,
-    /// The hash move alone reaches the test's bound: it is searched a ply deeper.
-    Alone,
+    /// The hash move alone reaches the test's bound: it is searched a ply deeper (two, by far).
+    Alone {
+        /// The others stay below the bound by [`DOUBLE_MARGIN`] or more.
+        by_far: bool,
+    },
     /// Another move reaches this bound too.
     Alternative(i32),
 }
